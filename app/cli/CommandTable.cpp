@@ -1,0 +1,19 @@
+#include "CommandTable.h"
+
+#include "ExportChampSimCommand.h"
+#include "ImportChampSimCommand.h"
+#include "InfoCommand.h"
+#include "MicrobenchCommand.h"
+
+namespace concorde::cli {
+
+std::vector<std::unique_ptr<Command>> makeAllCommands() {
+    std::vector<std::unique_ptr<Command>> commands;
+    commands.push_back(std::make_unique<InfoCommand>());
+    commands.push_back(std::make_unique<MicrobenchCommand>());
+    commands.push_back(std::make_unique<ImportChampSimCommand>());
+    commands.push_back(std::make_unique<ExportChampSimCommand>());
+    return commands;
+}
+
+} // namespace concorde::cli

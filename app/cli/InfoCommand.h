@@ -1,0 +1,17 @@
+#pragma once
+
+#include "Command.h"
+
+namespace concorde::cli {
+
+/// `concorde info FILE [--json]`: what a trace contains (instruction count, class mix,
+/// load/store/branch fractions, regions).
+class InfoCommand : public Command {
+public:
+    std::string name() const override { return "info"; }
+    std::string summary() const override { return "describe a .ctrace file"; }
+    std::string help() const override;
+    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+};
+
+} // namespace concorde::cli

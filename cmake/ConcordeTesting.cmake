@@ -1,0 +1,20 @@
+# concorde_add_qtest(NAME <name> SOURCES <files...> LIBS <targets...> [LABELS <labels...>]
+#                    [TIMEOUT <seconds>])
+# Builds one QtTest executable and registers it with CTest. Tests run offscreen and find the
+# shipped presets in the build tree.
+function(concorde_add_qtest)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test)
+  target_compile_definitions(${T_NAME} PRIVATE
+    CONCORDE_SOURCE_DIR="${CMAKE_SOURCE_DIR}" CONCORDE_BINARY_DIR="${CMAKE_BINARY_DIR}")
+  set_target_properties(${T_NAME} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES
+    TIMEOUT ${T_TIMEOUT}
+    LABELS "${T_LABELS}"
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;CONCORDE_PRESETS_DIR=${CMAKE_SOURCE_DIR}/resources/presets;CONCORDE_BIN_DIR=${CMAKE_BINARY_DIR}/bin")
+endfunction()

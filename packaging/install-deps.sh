@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package needed to build, test and run Concorde Explorer.
+# Idempotent: packages already present are skipped, and apt is not touched when nothing is missing.
+# Works as root or through sudo.
+set -euo pipefail
+
+PACKAGES=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # libraries (see CMakeLists.txt)
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev libsqlite3-dev libtbb-dev
+  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev
+  # Qt's offscreen/xcb platform needs GL headers at build time on some setups
+  libgl-dev
+  # the tracer is a Valgrind tool; tests trace real programs
+  valgrind
+  # running and testing the GUI without a display, looking at screenshots, querying databases
+  xvfb xauth imagemagick sqlite3 fonts-dejavu-core
+  # real workloads traced by the tests and the default database (data/workloads)
+  gzip xz-utils bzip2
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+  else
+    echo "install-deps: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

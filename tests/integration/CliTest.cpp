@@ -1,0 +1,168 @@
+// Runs the real `concorde` executable as a user would and checks its output and exit codes.
+#include "trace/TraceReader.h"
+#include "trace/TraceWriter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace concorde;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runConcorde(const QStringList& args) {
+    QProcess process;
+    process.start(QString(CONCORDE_BINARY_DIR) + "/bin/concorde", args);
+    if (!process.waitForFinished(120'000))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+} // namespace
+
+class CliTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+private slots:
+    void helpListsSubcommands() {
+        const Run run = runConcorde({"--help"});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("info"));
+        QVERIFY(run.out.contains("microbench"));
+        const Run help = runConcorde({"help", "microbench"});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("--iterations"));
+    }
+
+    void usageErrorsExitTwo() {
+        QCOMPARE(runConcorde({}).exitCode, 2);
+        const Run unknown = runConcorde({"frobnicate"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY(unknown.err.contains("unknown subcommand 'frobnicate'"));
+        const Run badOption = runConcorde({"info", "--bogus", "x.ctrace"});
+        QCOMPARE(badOption.exitCode, 2);
+        QVERIFY(badOption.err.contains("unknown option '--bogus'"));
+    }
+
+    void infoOnMissingAndCorruptFiles() {
+        const Run missing = runConcorde({"info", dir_.filePath("absent.ctrace")});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY(missing.err.contains("no such trace file"));
+        QFile junk(dir_.filePath("junk.ctrace"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(100, 'j'));
+        junk.close();
+        const Run corrupt = runConcorde({"info", junk.fileName()});
+        QCOMPARE(corrupt.exitCode, 2);
+        QVERIFY(corrupt.err.contains("not a .ctrace file"));
+    }
+
+    // `concorde microbench` writes traces that `concorde info` reads back correctly.
+    void microbenchThenInfo() {
+        const Run list = runConcorde({"microbench", "--list"});
+        QCOMPARE(list.exitCode, 0);
+        for (const char* kernel :
+             {"chain-int-mul", "independent", "pointer-chase", "stride-load", "rob-knee", "lq-knee",
+              "sq-knee", "branch-random", "taken-groups"})
+            QVERIFY2(list.out.contains(kernel), kernel);
+        const QString path = dir_.filePath("lq.ctrace");
+        const Run make = runConcorde(
+            {"microbench", "lq-knee", "--iterations", "100", "--param", "fillers=10", "-o", path});
+        QCOMPARE(make.exitCode, 0);
+        const Run info = runConcorde({"info", "--json", path});
+        QCOMPARE(info.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(info.out.toUtf8()).object();
+        const QJsonObject summary = doc["summary"].toObject();
+        const QJsonObject region = doc["regions"].toArray()[0].toObject();
+        // An lq-knee iteration: miss, N filler loads, miss, N filler loads, loop jump.
+        QCOMPARE(region["length"].toInt(), 100 * (2 * 10 + 3));
+        QCOMPARE(summary["instructions"].toInt(),
+                 region["length"].toInt() + region["warmup"].toInt());
+        const int loads = summary["class_mix"].toObject()["load"].toInt();
+        QCOMPARE(loads, (100 + 8) * (2 * 10 + 2)); // measured + 8 warm-up iterations
+        QCOMPARE(doc["source"].toString(), QString("microbench"));
+        QCOMPARE(doc["properties"].toObject()["kernel"].toString(), QString("lq-knee"));
+
+        const Run bad = runConcorde({"microbench", "lq-knee", "--param", "fillers=-3", "-o", path});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("fillers"), qPrintable(bad.err));
+        QCOMPARE(runConcorde({"microbench", "no-such-kernel", "-o", path}).exitCode, 2);
+    }
+
+    // ChampSim export then import, through the command line.
+    void champsimCommands() {
+        const QString trace = dir_.filePath("br.ctrace");
+        QCOMPARE(runConcorde({"microbench", "branch-random", "--iterations", "500", "-o", trace})
+                     .exitCode,
+                 0);
+        const QString exported = dir_.filePath("br.champsimtrace.xz");
+        const Run out = runConcorde({"export-champsim", trace, "-o", exported});
+        QCOMPARE(out.exitCode, 0);
+        const QString back = dir_.filePath("back.ctrace");
+        QCOMPARE(runConcorde({"import-champsim", exported, "-o", back}).exitCode, 0);
+        const auto summaryOf = [&](const QString& file) {
+            return QJsonDocument::fromJson(runConcorde({"info", "--json", file}).out.toUtf8())
+                .object()["summary"]
+                .toObject();
+        };
+        const QJsonObject a = summaryOf(trace);
+        const QJsonObject b = summaryOf(back);
+        QCOMPARE(b["instructions"].toInt(), a["instructions"].toInt());
+        QCOMPARE(b["branch_kinds"].toObject(), a["branch_kinds"].toObject());
+        QCOMPARE(b["taken_fraction_of_branches"].toDouble(),
+                 a["taken_fraction_of_branches"].toDouble());
+        QCOMPARE(runConcorde({"import-champsim", dir_.filePath("missing.xz"), "-o", back}).exitCode,
+                 2);
+    }
+
+    void infoDescribesATrace() {
+        const QString path = dir_.filePath("mix.ctrace");
+        {
+            TraceInfo info;
+            info.commandLine = "handmade";
+            info.source = "unit-test";
+            TraceWriter writer(path.toStdString(), info);
+            writer.beginRegion(500, 10);
+            TraceRecord alu;
+            alu.pc = 0x1000;
+            alu.size = 4;
+            TraceRecord load = alu;
+            load.instrClass = InstrClass::Load;
+            load.addLoad(0x2000, 8);
+            for (int i = 0; i < 100; ++i) {
+                alu.pc = load.pc = 0x1000 + 4 * static_cast<std::uint64_t>(i);
+                writer.append(i % 4 == 0 ? load : alu);
+            }
+            writer.finish();
+        }
+        const Run text = runConcorde({"info", path});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("instructions:  100"), qPrintable(text.out));
+        QVERIFY(text.out.contains("25.00 %")); // loads
+        const Run json = runConcorde({"info", "--json", path});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(doc["summary"].toObject()["instructions"].toInt(), 100);
+        QCOMPARE(doc["summary"].toObject()["class_mix"].toObject()["load"].toInt(), 25);
+        const QJsonArray regions = doc["regions"].toArray();
+        QCOMPARE(regions.size(), 1);
+        QCOMPARE(regions[0].toObject()["warmup"].toInt(), 10);
+        QCOMPARE(regions[0].toObject()["length"].toInt(), 90);
+        QCOMPARE(regions[0].toObject()["program_start"].toInt(), 500);
+    }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "CliTest.moc"

@@ -1,0 +1,201 @@
+// MainWindow: menus, the preset menu, the empty state and the status-bar summary.
+#include "MainWindow.h"
+
+#include "ConfigSummaryLabel.h"
+#include "EmptyStatePage.h"
+#include "ParameterPanel.h"
+#include "Session.h"
+#include "params/PresetLibrary.h"
+
+#include <QDockWidget>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSlider>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTemporaryFile>
+#include <QtTest>
+
+using namespace concorde;
+using concorde::ui::EmptyStatePage;
+using concorde::ui::MainWindow;
+using concorde::ui::Session;
+
+namespace {
+
+QStringList menuTitles(const QMainWindow& window) {
+    QStringList titles;
+    for (const QAction* action : window.menuBar()->actions())
+        titles << action->text().remove(QLatin1Char('&'));
+    return titles;
+}
+
+QStringList actionTexts(const QMenu* menu) {
+    QStringList texts;
+    for (const QAction* action : menu->actions())
+        if (!action->isSeparator() && !action->menu())
+            texts << action->text();
+    return texts;
+}
+
+} // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private:
+    PresetLibrary presets_ = PresetLibrary::loadDefault();
+
+private slots:
+    void hasTheMenus() {
+        Session session;
+        MainWindow window(session, presets_);
+        QCOMPARE(menuTitles(window), (QStringList{"File", "Presets", "View", "Help"}));
+        auto* file = window.findChild<QMenu*>(QStringLiteral("menu_file"));
+        QVERIFY(file);
+        QVERIFY(file->findChild<QAction*>(QStringLiteral("action_open_database")) ||
+                window.findChild<QAction*>(QStringLiteral("action_open_database")));
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("action_quit")));
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("action_about")));
+    }
+
+    void presetsMenuListsEveryPreset() {
+        Session session;
+        MainWindow window(session, presets_);
+        auto* menu = window.findChild<QMenu*>(QStringLiteral("menu_presets"));
+        QVERIFY(menu);
+        const QStringList texts = actionTexts(menu);
+        for (const char* name : {"big", "n1-like", "little"})
+            QVERIFY2(texts.contains(QLatin1String(name)), name);
+        QCOMPARE(texts.size(), qsizetype(presets_.presets().size()));
+
+        auto* baseline = window.findChild<QMenu*>(QStringLiteral("menu_baseline"));
+        QVERIFY(baseline);
+        QCOMPARE(baseline->menuAction()->text().remove(QLatin1Char('&')),
+                 QStringLiteral("Set as baseline"));
+        const QStringList baselineTexts = actionTexts(baseline);
+        for (const char* name : {"big", "n1-like", "little"})
+            QVERIFY2(baselineTexts.contains(QLatin1String(name)), name);
+    }
+
+    void choosingPresetsUpdatesSessionAndSliders() {
+        Session session(CoreConfig{}, Session::defaultBaseline(presets_));
+        MainWindow window(session, presets_);
+        auto* n1 = window.findChild<QAction*>(QStringLiteral("preset_n1-like"));
+        QVERIFY(n1);
+        QVERIFY(!n1->isChecked());
+        n1->trigger();
+        QCOMPARE(session.config(), presets_.require("n1-like").config);
+        QVERIFY(n1->isChecked());
+        QCOMPARE(window.findChild<QSlider*>(QStringLiteral("slider_rob"))->value(), 5);
+        QCOMPARE(session.baseline(), presets_.require("big").config); // baseline untouched
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("baseline_big"))->isChecked());
+
+        // Moving a slider away from the preset unchecks it.
+        QTest::keyClick(window.findChild<QSlider*>(QStringLiteral("slider_rob")), Qt::Key_Right);
+        QVERIFY(!n1->isChecked());
+
+        auto* little = window.findChild<QAction*>(QStringLiteral("baseline_little"));
+        QVERIFY(little);
+        little->trigger();
+        QCOMPARE(session.baseline(), presets_.require("little").config);
+        QVERIFY(little->isChecked());
+        QVERIFY(!window.findChild<QAction*>(QStringLiteral("baseline_big"))->isChecked());
+
+        window.findChild<QAction*>(QStringLiteral("baseline_from_target"))->trigger();
+        QCOMPARE(session.baseline(), session.config());
+    }
+
+    void showsTheNoDatabaseEmptyState() {
+        Session session;
+        MainWindow window(session, presets_);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));
+        QVERIFY(stack);
+        auto* empty = window.findChild<EmptyStatePage*>(QStringLiteral("empty_no_database"));
+        QVERIFY(empty);
+        QCOMPARE(stack->currentWidget(), empty);
+        QVERIFY(empty->isVisible());
+        QVERIFY(empty->title().contains(QStringLiteral("No feature database")));
+        QVERIFY(empty->command().contains(QStringLiteral("concorde build-db --out")));
+        QVERIFY(empty->hint().contains(QStringLiteral("File ▸ Open")));
+        QVERIFY(empty->findChild<QLabel*>(QStringLiteral("empty_command"))->isVisible());
+
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
+        QVERIFY(tabs);
+        QVERIFY(!tabs->isVisible());
+        QStringList names;
+        for (int i = 0; i < tabs->count(); ++i)
+            names << tabs->tabText(i);
+        QCOMPARE(names, (QStringList{"Throughput CDFs", "Bound timeseries", "Shapley attribution",
+                                     "Phases"}));
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY(qobject_cast<EmptyStatePage*>(tabs->widget(i)));
+
+        auto* dock = window.findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
+        QVERIFY(dock && dock->isVisible());
+        QCOMPARE(window.dockWidgetArea(dock), Qt::LeftDockWidgetArea);
+        QVERIFY(qobject_cast<concorde::ui::ParameterPanel*>(dock->widget()));
+        // The dock is wide enough that no value label is squeezed below its reserved width.
+        for (const ParameterSpec& spec : ParameterSpace::all()) {
+            auto* value = window.findChild<QLabel*>(QStringLiteral("value_") +
+                                                    QString::fromStdString(spec.key));
+            QVERIFY(value && value->isVisible());
+            QVERIFY2(value->width() >= value->minimumSizeHint().width(), spec.key.c_str());
+            QVERIFY2(value->width() >= value->fontMetrics().horizontalAdvance(value->text()),
+                     spec.key.c_str());
+        }
+    }
+
+    void openingADatabaseRecordsItWithoutFakingData() {
+        Session session;
+        MainWindow window(session, presets_);
+        auto* database = window.findChild<QLabel*>(QStringLiteral("database_status"));
+        QVERIFY(database);
+        QCOMPARE(database->text(), QStringLiteral("No database"));
+
+        window.openDatabase(QStringLiteral("/nonexistent/features.sqlite"));
+        QVERIFY(session.databasePath().isEmpty());
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("No such file")));
+
+        QTemporaryFile file(QDir::tempPath() + QStringLiteral("/XXXXXX.sqlite"));
+        QVERIFY(file.open());
+        window.openDatabase(file.fileName());
+        QCOMPARE(session.databasePath(), QFileInfo(file.fileName()).absoluteFilePath());
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("cannot be read")));
+        QVERIFY(database->text().contains(QStringLiteral("not loaded")));
+        auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));
+        QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("empty_no_database"));
+    }
+
+    void statusBarSummarisesTargetAndBaseline() {
+        Session session(CoreConfig{}, Session::defaultBaseline(presets_));
+        MainWindow window(session, presets_);
+        auto* summary = window.findChild<QLabel*>(QStringLiteral("config_summary"));
+        QVERIFY(summary);
+        QVERIFY(summary->text().startsWith(QStringLiteral("Target: custom — ROB 128")));
+        QVERIFY(summary->text().contains(QStringLiteral("Baseline: big")));
+
+        session.applyPreset(presets_.require("little"));
+        QVERIFY(summary->text().startsWith(QStringLiteral("Target: little — ROB 16")));
+        QVERIFY(summary->toolTip().contains(QStringLiteral("rob=16  (512)")));
+
+        session.setBaseline(session.config());
+        QVERIFY(summary->text().contains(QStringLiteral("Baseline: little (same as target)")));
+    }
+
+    void emptyLibraryStillBuilds() {
+        Session session;
+        MainWindow window(session, PresetLibrary{});
+        auto* none = window.findChild<QAction*>(QStringLiteral("preset_none"));
+        QVERIFY(none);
+        QVERIFY(!none->isEnabled());
+        QCOMPARE(window.findChildren<QSlider*>().size(), qsizetype(20));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "MainWindowTest.moc"
