@@ -1,9 +1,11 @@
 #include "CommandTable.h"
 
+#include "DiagnoseCommand.h"
 #include "ExportChampSimCommand.h"
 #include "ImportChampSimCommand.h"
 #include "InfoCommand.h"
 #include "MicrobenchCommand.h"
+#include "SimulateCommand.h"
 
 namespace concorde::cli {
 
@@ -11,6 +13,8 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     std::vector<std::unique_ptr<Command>> commands;
     commands.push_back(std::make_unique<InfoCommand>());
     commands.push_back(std::make_unique<MicrobenchCommand>());
+    commands.push_back(std::make_unique<SimulateCommand>());
+    commands.push_back(std::make_unique<DiagnoseCommand>());
     commands.push_back(std::make_unique<ImportChampSimCommand>());
     commands.push_back(std::make_unique<ExportChampSimCommand>());
     return commands;

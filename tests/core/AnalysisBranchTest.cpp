@@ -58,7 +58,9 @@ double missRate(BranchPredictor& predictor, int iterations, int measureFrom,
     return total ? static_cast<double>(misses) / total : 0.0;
 }
 
-bool all(const TraceRecord&) { return true; }
+bool all(const TraceRecord&) {
+    return true;
+}
 
 TageGeometry bimodalOnly() {
     TageGeometry g;
@@ -89,9 +91,8 @@ private slots:
 
     void tageLearnsAlwaysTaken() {
         TagePredictor tage;
-        const double rate = missRate(tage, 5000, 100,
-                                     [](int) { return std::vector{conditional(0x401000, true)}; },
-                                     all);
+        const double rate = missRate(
+            tage, 5000, 100, [](int) { return std::vector{conditional(0x401000, true)}; }, all);
         QCOMPARE(rate, 0.0);
         // Always not taken, at another PC, against the weakly-taken initial state.
         const double notTaken = missRate(
@@ -149,10 +150,9 @@ private slots:
 
     void tageRandomIsAboutHalf() {
         TagePredictor tage;
-        const double rate =
-            missRate(tage, 40000, 0,
-                     [](int i) { return std::vector{conditional(0x401000, randomBit(i, 77))}; },
-                     all);
+        const double rate = missRate(
+            tage, 40000, 0,
+            [](int i) { return std::vector{conditional(0x401000, randomBit(i, 77))}; }, all);
         QVERIFY2(rate > 0.45 && rate < 0.55, qPrintable(QString::number(rate)));
     }
 

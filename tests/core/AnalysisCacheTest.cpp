@@ -114,7 +114,8 @@ private slots:
         for (int pass = 0; pass < 100; ++pass)
             for (std::uint64_t i = 0; i < 9; ++i)
                 set.access(i);
-        QVERIFY2(set.misses() >= std::uint64_t(0.75 * 900), qPrintable(QString::number(set.misses())));
+        QVERIFY2(set.misses() >= std::uint64_t(0.75 * 900),
+                 qPrintable(QString::number(set.misses())));
     }
 
     void treePlruVictimOrderHandWorked() {
@@ -262,10 +263,10 @@ private slots:
             const int n = 20000;
             for (int i = 0; i < n; ++i) {
                 // Two interleaved streams from different PCs, plus an unrelated hot load.
-                hits += h.accessData(0x401000, 0x1'0000'0000 + i * strideBytes, false) ==
-                        MemLevel::L1;
-                hits += h.accessData(0x401010, 0x2'0000'0000 + i * strideBytes, false) ==
-                        MemLevel::L1;
+                hits +=
+                    h.accessData(0x401000, 0x1'0000'0000 + i * strideBytes, false) == MemLevel::L1;
+                hits +=
+                    h.accessData(0x401010, 0x2'0000'0000 + i * strideBytes, false) == MemLevel::L1;
                 h.accessData(0x401020, 0x3000, false);
             }
             return static_cast<double>(hits) / (2 * n);

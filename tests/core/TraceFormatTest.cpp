@@ -46,7 +46,7 @@ class TraceFormatTest : public QObject {
         const QString path = dir_.filePath(name);
         TraceInfo info;
         info.commandLine = "test --records " + std::to_string(records.size());
-        info.source = "unit-test";
+        info.source = std::string("unit-test");
         info.properties["seed"] = "7";
         TraceWriter writer(path.toStdString(), info, {perBlock, 3});
         if (regionSizes.empty())

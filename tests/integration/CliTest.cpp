@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 using namespace concorde;
 
@@ -125,6 +126,29 @@ private slots:
                  a["taken_fraction_of_branches"].toDouble());
         QCOMPARE(runConcorde({"import-champsim", dir_.filePath("missing.xz"), "-o", back}).exitCode,
                  2);
+    }
+
+    void simulateAndDiagnose() {
+        const QString trace = dir_.filePath("chain.ctrace");
+        QCOMPARE(runConcorde({"microbench", "chain-fp-mul", "--iterations", "100", "-o", trace})
+                     .exitCode,
+                 0);
+        const Run sim = runConcorde({"simulate", trace, "--preset", "n1-like", "--json"});
+        QCOMPARE(sim.exitCode, 0);
+        const QJsonObject doc = QJsonDocument::fromJson(sim.out.toUtf8()).object();
+        // 64 chained fp-mul (4 cycles each) per 65 instructions.
+        QVERIFY2(std::abs(doc["cpi"].toDouble() - 4.0 * 64 / 65) < 0.05,
+                 qPrintable(sim.out.left(300)));
+        QCOMPARE(doc["regions"].toArray()[0].toObject()["window_ipc"].toArray().size(),
+                 (100 * 65 + 399) / 400);
+        const Run bad = runConcorde({"simulate", trace, "--set", "rob=2"});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(bad.err.contains("'rob'"));
+        QCOMPARE(runConcorde({"simulate", trace, "--preset", "nope"}).exitCode, 2);
+        const Run diag = runConcorde({"diagnose", "--group", "latency"});
+        QCOMPARE(diag.exitCode, 0);
+        QVERIFY(diag.out.contains("14 passed, 0 failed"));
+        QCOMPARE(runConcorde({"diagnose", "--group", "bogus"}).exitCode, 2);
     }
 
     void infoDescribesATrace() {

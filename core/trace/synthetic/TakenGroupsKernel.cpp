@@ -15,7 +15,10 @@ std::string TakenGroupsKernel::description() const {
 std::vector<KernelParameter> TakenGroupsKernel::parameters() const {
     return {KernelParameter::number("group", "g: instructions per group, the last a taken jump", 4,
                                     1, 64),
-            KernelParameter::number("groups", "groups per loop iteration", 16, 1, 1024),
+            KernelParameter::number("groups",
+                                    "groups per loop iteration (one 64-byte line each, so "
+                                    "large counts make an I-cache-missing footprint)",
+                                    16, 1, 1u << 20),
             warmupParameter(16, 1'000'000)};
 }
 

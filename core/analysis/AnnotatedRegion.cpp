@@ -1,0 +1,39 @@
+#include "analysis/AnnotatedRegion.h"
+
+namespace concorde {
+
+std::vector<std::uint8_t> AnnotatedRegion::simpleMispredictions(double missPct,
+                                                                std::uint64_t seed) const {
+    const SimplePredictor predictor(missPct, seed);
+    std::vector<std::uint8_t> result(instructions.size(), 0);
+    std::uint64_t ordinal = 0;
+    for (std::size_t i = 0; i < instructions.size(); ++i)
+        if (instructions[i].isConditionalBranch())
+            result[i] = predictor.mispredicts(ordinal++) ? 1 : 0;
+    return result;
+}
+
+std::vector<std::uint8_t> AnnotatedRegion::mispredictions(BranchPredictorKind kind, double missPct,
+                                                          std::uint64_t seed) const {
+    if (kind == BranchPredictorKind::Simple)
+        return simpleMispredictions(missPct, seed);
+    std::vector<std::uint8_t> result(instructions.size(), 0);
+    for (std::size_t i = 0; i < instructions.size(); ++i)
+        result[i] = instructions[i].tageMispredicted() ? 1 : 0;
+    return result;
+}
+
+std::uint64_t AnnotatedRegion::mispredictionCount(BranchPredictorKind kind, double missPct,
+                                                  std::uint64_t seed) const {
+    if (kind == BranchPredictorKind::Tage)
+        return stats.tageMispredictions;
+    const SimplePredictor predictor(missPct, seed);
+    std::uint64_t count = 0;
+    const std::uint64_t branches =
+        stats.perBranchKind[static_cast<std::size_t>(BranchKind::DirectConditional)];
+    for (std::uint64_t k = 0; k < branches; ++k)
+        count += predictor.mispredicts(k) ? 1 : 0;
+    return count;
+}
+
+} // namespace concorde

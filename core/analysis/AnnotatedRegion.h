@@ -1,0 +1,62 @@
+#pragma once
+
+#include "analysis/AnnotatedInstruction.h"
+#include "analysis/MemoryConfig.h"
+#include "analysis/MemorySystemSpec.h"
+#include "analysis/SimplePredictor.h"
+#include "params/CoreConfig.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace concorde {
+
+/// The trace analysis of one region for one memory configuration (DESIGN §5): one
+/// AnnotatedInstruction per measured instruction (warm-up excluded), plus summary counts.
+/// Produced by RegionAnalyzer.
+struct AnnotatedRegion {
+    /// Counts over the measured instructions.
+    struct Stats {
+        std::uint64_t instructions = 0;
+        std::array<std::uint64_t, kInstrClassCount> perClass{};
+        std::array<std::uint64_t, kBranchKindCount> perBranchKind{}; ///< [None] = non-branches
+        std::uint64_t loads = 0;  ///< instructions with at least one load
+        std::uint64_t stores = 0; ///< instructions with at least one store
+        std::array<std::uint64_t, kMemLevelCount> loadLevels{};  ///< loads by loadLevel
+        std::array<std::uint64_t, kMemLevelCount> storeLevels{}; ///< stores by storeLevel
+        std::uint64_t fetchAccesses = 0; ///< instructions with kNewFetchLine
+        std::array<std::uint64_t, kMemLevelCount> fetchLevels{}; ///< those by fetchLevel
+        std::uint64_t prefetchesIssued = 0;   ///< lines installed in L1d by the prefetcher
+        std::uint64_t tageMispredictions = 0; ///< conditional and indirect
+        std::uint64_t tageConditionalMispredictions = 0;
+    };
+
+    std::vector<AnnotatedInstruction> instructions;
+    std::uint64_t warmup = 0; ///< warm-up records that preceded the measured ones
+    MemoryConfig memoryConfig;
+    MemorySystemSpec spec;
+    std::uint32_t lineCount = 0;    ///< distinct lines first-loaded by measured loads
+    std::uint32_t episodeCount = 0; ///< memory-ordering episodes
+    Stats stats;
+
+    std::size_t size() const { return instructions.size(); }
+    const AnnotatedInstruction& operator[](std::size_t i) const { return instructions[i]; }
+
+    /// Per measured instruction, 1 when the simple predictor at `missPct` mispredicts it. The
+    /// k-th measured conditional branch (k from 0) is decided by
+    /// SimplePredictor::mispredicts(seed, k, missPct), so a SimplePredictor reset at the start of
+    /// the measured part gives the same answers.
+    std::vector<std::uint8_t>
+    simpleMispredictions(double missPct, std::uint64_t seed = SimplePredictor::kDefaultSeed) const;
+    /// Misprediction flags of the configured predictor: TAGE's, or the simple predictor's at
+    /// `missPct`.
+    std::vector<std::uint8_t>
+    mispredictions(BranchPredictorKind kind, double missPct,
+                   std::uint64_t seed = SimplePredictor::kDefaultSeed) const;
+    /// Number of mispredicted measured branches for the configured predictor.
+    std::uint64_t mispredictionCount(BranchPredictorKind kind, double missPct,
+                                     std::uint64_t seed = SimplePredictor::kDefaultSeed) const;
+};
+
+} // namespace concorde

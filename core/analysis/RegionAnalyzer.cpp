@@ -1,0 +1,179 @@
+#include "analysis/RegionAnalyzer.h"
+
+#include "analysis/CacheHierarchy.h"
+#include "analysis/DependencyAnalyzer.h"
+#include "common/ConcordeError.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <unordered_map>
+
+namespace concorde {
+
+RegionAnalyzer::RegionAnalyzer(const MemorySystemSpec& spec, const LatencyTable& latencies,
+                               const TagePredictor::Geometry& tage)
+    : spec_(spec), latencies_(latencies), tage_(tage) {
+    spec_.validate();
+    TagePredictor{tage_}; // validates the geometry now rather than on first use
+}
+
+AnnotatedRegion RegionAnalyzer::analyze(std::span<const TraceRecord> records, std::uint64_t warmup,
+                                        const MemoryConfig& config) const {
+    if (warmup > records.size())
+        throw badInput("region warm-up of " + std::to_string(warmup) + " records exceeds its " +
+                       std::to_string(records.size()) + " records");
+    AnnotatedRegion region;
+    region.warmup = warmup;
+    region.spec = spec_;
+    region.instructions.resize(records.size() - warmup);
+    AnnotatedRegion::Stats& stats = region.stats;
+    stats.instructions = region.instructions.size();
+
+    DependencyAnalyzer dependencies;
+    TagePredictor tage(tage_);
+    const auto base = static_cast<std::int32_t>(warmup);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const TraceRecord& r = records[i];
+        const ProducerList absolute = dependencies.next(r);
+        const bool mispredicted = r.isBranch() && tage.predictAndUpdate(r);
+        if (i < warmup)
+            continue;
+        AnnotatedInstruction& a = region.instructions[i - warmup];
+        for (std::size_t k = 0; k < absolute.count; ++k)
+            if (absolute.index[k] >= base)
+                a.producers.add(absolute.index[k] - base, absolute.isMemory(k));
+        a.instrClass = r.instrClass;
+        a.branchKind = r.branchKind;
+        a.loadCount = r.loadCount;
+        a.storeCount = r.storeCount;
+        a.flags =
+            static_cast<std::uint8_t>((r.isBranch() && r.taken ? AnnotatedInstruction::kTaken : 0) |
+                                      (mispredicted ? AnnotatedInstruction::kTageMispredicted : 0));
+        ++stats.perClass[static_cast<std::size_t>(r.instrClass)];
+        ++stats.perBranchKind[static_cast<std::size_t>(r.branchKind)];
+        if (mispredicted) {
+            ++stats.tageMispredictions;
+            if (r.branchKind == BranchKind::DirectConditional)
+                ++stats.tageConditionalMispredictions;
+        }
+    }
+    annotateMemory(region, records, config);
+    return region;
+}
+
+void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const TraceRecord> records,
+                                    const MemoryConfig& config) const {
+    const std::uint64_t warmup = region.warmup;
+    if (warmup + region.instructions.size() != records.size())
+        throw badInput("annotateMemory: " + std::to_string(records.size()) +
+                       " records do not match a region of " + std::to_string(warmup) + " + " +
+                       std::to_string(region.instructions.size()));
+    CacheHierarchy hierarchy(config, spec_);
+    const std::uint32_t shift = spec_.lineShift();
+    AnnotatedRegion::Stats& stats = region.stats;
+    stats.loads = stats.stores = stats.fetchAccesses = 0;
+    stats.loadLevels.fill(0);
+    stats.storeLevels.fill(0);
+    stats.fetchLevels.fill(0);
+
+    // Dense line ids and the current memory-ordering episode of each line.
+    constexpr std::uint32_t kNoEpisode = std::numeric_limits<std::uint32_t>::max();
+    std::unordered_map<std::uint64_t, std::uint32_t> lineIds;
+    lineIds.reserve(region.instructions.size() / 4 + 16);
+    std::vector<std::uint32_t> lineEpisode;
+    std::vector<MemLevel> episodeLevel;
+
+    std::uint64_t fetchLine = std::numeric_limits<std::uint64_t>::max();
+    MemLevel fetchLevel = MemLevel::L1;
+    bool redirected = true; // the first instruction always starts a fetch
+    std::uint64_t prefetchesAtStart = 0;
+
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const TraceRecord& r = records[i];
+        const bool measured = i >= warmup;
+        if (i == warmup)
+            prefetchesAtStart = hierarchy.prefetchesIssued();
+
+        // Instruction fetch.
+        const std::uint64_t firstLine = r.pc >> shift;
+        const std::uint64_t lastLine = (r.pc + std::max<std::uint8_t>(r.size, 1) - 1) >> shift;
+        bool newFetch = false;
+        if (redirected || firstLine != fetchLine) {
+            fetchLevel = hierarchy.accessInstruction(r.pc);
+            newFetch = true;
+        }
+        // The rest of an instruction that spans lines: those lines are new accesses.
+        for (std::uint64_t line = firstLine + 1; line <= lastLine; ++line) {
+            const MemLevel level = hierarchy.accessInstruction(line << shift);
+            fetchLevel = newFetch ? std::max(fetchLevel, level) : level;
+            newFetch = true;
+        }
+        fetchLine = lastLine;
+        redirected = r.isBranch() && r.taken;
+
+        // Data accesses: loads read before the instruction's stores write.
+        MemLevel loadLevel = MemLevel::L1;
+        for (std::size_t k = 0; k < r.loadCount; ++k)
+            loadLevel = std::max(
+                loadLevel, hierarchy.accessData(r.pc, r.loads[k].address, false, r.loads[k].size));
+        MemLevel storeLevel = MemLevel::L1;
+        for (std::size_t k = 0; k < r.storeCount; ++k)
+            storeLevel = std::max(storeLevel, hierarchy.accessData(r.pc, r.stores[k].address, true,
+                                                                   r.stores[k].size));
+        if (!measured)
+            continue;
+
+        AnnotatedInstruction& a = region.instructions[i - warmup];
+        a.flags = static_cast<std::uint8_t>((a.flags & ~AnnotatedInstruction::kNewFetchLine) |
+                                            (newFetch ? AnnotatedInstruction::kNewFetchLine : 0));
+        a.fetchLevel = fetchLevel;
+        if (newFetch) {
+            ++stats.fetchAccesses;
+            ++stats.fetchLevels[levelIndex(fetchLevel)];
+        }
+        a.storeLevel = storeLevel;
+        if (r.storeCount > 0) {
+            ++stats.stores;
+            ++stats.storeLevels[levelIndex(storeLevel)];
+        }
+        const std::uint32_t classLatency = latencies_.latency(r.instrClass);
+        if (r.loadCount == 0) {
+            a.loadLevel = a.episodeLevel = MemLevel::L1;
+            a.lineId = a.episodeId = 0;
+            a.latency = a.classLatency =
+                static_cast<std::uint16_t>(latencies_.instructionLatency(r.instrClass, 0));
+            continue;
+        }
+        ++stats.loads;
+        ++stats.loadLevels[levelIndex(loadLevel)];
+        const std::uint32_t memoryLatency = spec_.latency(loadLevel);
+        a.loadLevel = loadLevel;
+        a.latency = static_cast<std::uint16_t>(
+            std::min<std::uint32_t>(latencies_.instructionLatency(r.instrClass, memoryLatency),
+                                    std::numeric_limits<std::uint16_t>::max()));
+        a.classLatency = static_cast<std::uint16_t>(classLatency);
+
+        // Ordering episodes are keyed by the first load's line.
+        const auto [it, inserted] = lineIds.try_emplace(r.loads[0].address >> shift,
+                                                        static_cast<std::uint32_t>(lineIds.size()));
+        const std::uint32_t lineId = it->second;
+        if (inserted)
+            lineEpisode.push_back(kNoEpisode);
+        if (loadLevel != MemLevel::L1 || lineEpisode[lineId] == kNoEpisode) {
+            lineEpisode[lineId] = static_cast<std::uint32_t>(episodeLevel.size());
+            episodeLevel.push_back(loadLevel);
+        }
+        a.lineId = lineId;
+        a.episodeId = lineEpisode[lineId];
+        a.episodeLevel = episodeLevel[a.episodeId];
+    }
+    stats.prefetchesIssued =
+        hierarchy.prefetchesIssued() -
+        (warmup < records.size() ? prefetchesAtStart : hierarchy.prefetchesIssued());
+    region.memoryConfig = config;
+    region.lineCount = static_cast<std::uint32_t>(lineIds.size());
+    region.episodeCount = static_cast<std::uint32_t>(episodeLevel.size());
+}
+
+} // namespace concorde

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "analysis/AnnotatedRegion.h"
+#include "analysis/LatencyTable.h"
+#include "analysis/MemoryConfig.h"
+#include "analysis/MemorySystemSpec.h"
+#include "analysis/TagePredictor.h"
+#include "trace/TraceRecord.h"
+
+#include <cstdint>
+#include <span>
+
+namespace concorde {
+
+/// Runs the trace analysis of DESIGN §5 over one region: register and memory dependencies,
+/// TAGE prediction, in-order L1i/L1d/L2/LLC simulation with the stride prefetcher, latency
+/// estimates and memory-ordering episodes.
+///
+/// Input is a region as TraceReader::readRegion returns it: `warmup` warm-up records followed by
+/// the measured ones. Every stateful model (caches, prefetcher, TAGE, dependency writers) starts
+/// cold at the first warm-up record, so results depend only on the region's records and the
+/// configuration: deterministic and independent of what was analysed before. Warm-up records
+/// train the models but get no annotation and are not counted.
+///
+/// Instruction fetch: an instruction starts a new I-cache access when it is the first, when its
+/// line differs from the line fetched last, or when the previous instruction was a taken branch
+/// (the fetch unit redirects and re-reads the line); an instruction that spans two lines also
+/// accesses the second. Data: each load and store of a record is one cache access, loads before
+/// stores.
+///
+/// Everything but the memory annotations is independent of the MemoryConfig; annotateMemory()
+/// redoes only the memory part for another configuration, reusing the rest.
+///
+/// Stateless and const: one analyzer may serve many threads.
+class RegionAnalyzer {
+public:
+    explicit RegionAnalyzer(const MemorySystemSpec& spec = {}, const LatencyTable& latencies = {},
+                            const TagePredictor::Geometry& tage = {});
+
+    /// Full analysis. Throws a bad-input ConcordeError if warmup > records.size().
+    AnnotatedRegion analyze(std::span<const TraceRecord> records, std::uint64_t warmup,
+                            const MemoryConfig& config) const;
+
+    /// Recomputes the memory-dependent annotations of `region` (levels, latencies, line and
+    /// episode ids, memory stats) for `config`. `records` must be the records `region` was
+    /// analysed from (same length and warm-up).
+    void annotateMemory(AnnotatedRegion& region, std::span<const TraceRecord> records,
+                        const MemoryConfig& config) const;
+
+    const MemorySystemSpec& spec() const { return spec_; }
+    const LatencyTable& latencies() const { return latencies_; }
+    const TagePredictor::Geometry& tageGeometry() const { return tage_; }
+
+private:
+    MemorySystemSpec spec_;
+    LatencyTable latencies_;
+    TagePredictor::Geometry tage_;
+};
+
+} // namespace concorde

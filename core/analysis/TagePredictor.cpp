@@ -1,0 +1,294 @@
+#include "analysis/TagePredictor.h"
+
+#include "common/ConcordeError.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace concorde {
+
+namespace {
+void require(bool ok, const std::string& what) {
+    if (!ok)
+        throw badInput("TAGE geometry: " + what);
+}
+void saturatingUpdate(std::int8_t& counter, bool up, int min, int max) {
+    if (up) {
+        if (counter < max)
+            ++counter;
+    } else if (counter > min) {
+        --counter;
+    }
+}
+} // namespace
+
+TagePredictor::TagePredictor(const Geometry& geometry) : geometry_(geometry) {
+    const Geometry& g = geometry_;
+    require(g.bimodalLogSize >= 1 && g.bimodalLogSize <= 24, "bimodal size out of range");
+    require(g.tableCount >= 0 && g.tableCount <= kMaxTables, "table count out of range");
+    require(g.tableLogSize >= 2 && g.tableLogSize <= 20, "table size out of range");
+    require(g.minHistory >= 1 && g.maxHistory >= g.minHistory &&
+                g.maxHistory < static_cast<int>(kHistoryBuffer),
+            "history lengths out of range");
+    require(g.minTagBits >= 2 && g.minTagBits <= 15, "tag width out of range");
+    require(g.usefulResetLog >= 4 && g.usefulResetLog <= 40, "reset period out of range");
+    require(g.indirectLogSize >= 1 && g.indirectLogSize <= 20, "indirect table out of range");
+
+    // Geometric series L(i) = Lmin · (Lmax/Lmin)^(i/(N-1)), kept strictly increasing.
+    for (int i = 0; i < g.tableCount; ++i) {
+        const double ratio = g.tableCount > 1 ? static_cast<double>(i) / (g.tableCount - 1) : 0;
+        int length = static_cast<int>(std::lround(
+            g.minHistory * std::pow(static_cast<double>(g.maxHistory) / g.minHistory, ratio)));
+        if (i > 0)
+            length = std::max(length, historyLengths_.back() + 1);
+        require(length < static_cast<int>(kHistoryBuffer), "history too long");
+        historyLengths_.push_back(length);
+        tagBits_.push_back(std::min(g.minTagBits + i / 2, 15));
+    }
+    reset();
+}
+
+void TagePredictor::reset() {
+    const Geometry& g = geometry_;
+    bimodal_.assign(std::size_t{1} << g.bimodalLogSize, 2);
+    tables_.assign(static_cast<std::size_t>(g.tableCount) << g.tableLogSize, TaggedEntry{});
+    foldedIndex_.assign(g.tableCount, {});
+    foldedTag0_.assign(g.tableCount, {});
+    foldedTag1_.assign(g.tableCount, {});
+    for (int i = 0; i < g.tableCount; ++i) {
+        auto init = [&](FoldedHistory& f, int compressed) {
+            f.compressed = compressed;
+            f.original = historyLengths_[i];
+            f.outPoint = f.original % compressed;
+        };
+        init(foldedIndex_[i], g.tableLogSize);
+        init(foldedTag0_[i], tagBits_[i]);
+        init(foldedTag1_[i], tagBits_[i] - 1);
+    }
+    history_.fill(0);
+    head_ = 0;
+    pathHistory_ = 0;
+    recentOutcomes_ = 0;
+    useAltOnNewlyAllocated_ = 0;
+    conditionalCount_ = 0;
+    random_ = 0x2545F491u;
+    targetCache_.assign(std::size_t{1} << g.indirectLogSize, TargetEntry{});
+    lastTarget_.assign(std::size_t{1} << g.indirectLogSize, TargetEntry{});
+    lookupPc_ = ~std::uint64_t{0};
+    provider_ = alternate_ = -1;
+}
+
+std::uint32_t TagePredictor::tableIndex(int table, std::uint64_t pc) const {
+    const int logSize = geometry_.tableLogSize;
+    const std::uint32_t mask = (1u << logSize) - 1;
+    const auto p = static_cast<std::uint32_t>(pc ^ (pc >> 24));
+    // Path history: up to 16 bits, folded to the index width and rotated per table so that
+    // tables alias differently.
+    const int pathBits = std::min(historyLengths_[table], 16);
+    std::uint32_t path = static_cast<std::uint32_t>(pathHistory_) & ((1u << pathBits) - 1);
+    path = (path ^ (path >> logSize)) & mask;
+    const int rotate = table % logSize;
+    if (rotate != 0)
+        path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
+    const int shift = 1 + table % (logSize - 1);
+    return (p ^ (p >> shift) ^ foldedIndex_[table].value ^ path) & mask;
+}
+
+std::uint16_t TagePredictor::tableTag(int table, std::uint64_t pc) const {
+    const int bits = tagBits_[table];
+    const auto p = static_cast<std::uint32_t>(pc ^ (pc >> 16));
+    const std::uint32_t tag =
+        p ^ (p >> bits) ^ foldedTag0_[table].value ^ (foldedTag1_[table].value << 1);
+    return static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
+}
+
+bool TagePredictor::predictConditional(std::uint64_t pc) {
+    lookupPc_ = pc;
+    bimodalIndex_ =
+        static_cast<std::uint32_t>((pc ^ (pc >> geometry_.bimodalLogSize)) &
+                                   ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1));
+    const bool basePrediction = bimodal_[bimodalIndex_] >= 2;
+    provider_ = alternate_ = -1;
+    for (int i = 0; i < geometry_.tableCount; ++i) {
+        indices_[i] = tableIndex(i, pc);
+        tags_[i] = tableTag(i, pc);
+    }
+    for (int i = geometry_.tableCount - 1; i >= 0; --i) {
+        if (entry(i, indices_[i]).tag != tags_[i])
+            continue;
+        if (provider_ < 0) {
+            provider_ = i;
+        } else {
+            alternate_ = i;
+            break;
+        }
+    }
+    alternatePrediction_ =
+        alternate_ >= 0 ? entry(alternate_, indices_[alternate_]).counter >= 0 : basePrediction;
+    if (provider_ < 0) {
+        providerPrediction_ = prediction_ = basePrediction;
+        return prediction_;
+    }
+    const TaggedEntry& e = entry(provider_, indices_[provider_]);
+    providerPrediction_ = e.counter >= 0;
+    const bool newlyAllocated = e.useful == 0 && (e.counter == 0 || e.counter == -1);
+    prediction_ =
+        newlyAllocated && useAltOnNewlyAllocated_ >= 0 ? alternatePrediction_ : providerPrediction_;
+    return prediction_;
+}
+
+void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
+    if (pc != lookupPc_)
+        predictConditional(pc); // the caller skipped predict: recreate the lookup state
+    lookupPc_ = ~std::uint64_t{0};
+
+    bool allocateNew = prediction_ != taken && provider_ < geometry_.tableCount - 1;
+    if (provider_ >= 0) {
+        TaggedEntry& e = entry(provider_, indices_[provider_]);
+        const bool newlyAllocated = e.useful == 0 && (e.counter == 0 || e.counter == -1);
+        if (newlyAllocated) {
+            if (providerPrediction_ != alternatePrediction_)
+                saturatingUpdate(useAltOnNewlyAllocated_, alternatePrediction_ == taken, -8, 7);
+            // The new entry was right and only distrusted: no need for a longer history.
+            if (providerPrediction_ == taken)
+                allocateNew = false;
+        }
+    }
+    if (allocateNew)
+        allocate(taken);
+
+    if (provider_ >= 0) {
+        TaggedEntry& e = entry(provider_, indices_[provider_]);
+        if (e.useful == 0) {
+            // A not-yet-useful provider may be replaced soon: keep the alternate trained.
+            if (alternate_ >= 0)
+                saturatingUpdate(entry(alternate_, indices_[alternate_]).counter, taken, -4, 3);
+            else if (taken && bimodal_[bimodalIndex_] < 3)
+                ++bimodal_[bimodalIndex_];
+            else if (!taken && bimodal_[bimodalIndex_] > 0)
+                --bimodal_[bimodalIndex_];
+        }
+        saturatingUpdate(e.counter, taken, -4, 3);
+        if (providerPrediction_ != alternatePrediction_) {
+            if (providerPrediction_ == taken) {
+                if (e.useful < 3)
+                    ++e.useful;
+            } else if (e.useful > 0) {
+                --e.useful;
+            }
+        }
+    } else if (taken) {
+        if (bimodal_[bimodalIndex_] < 3)
+            ++bimodal_[bimodalIndex_];
+    } else if (bimodal_[bimodalIndex_] > 0) {
+        --bimodal_[bimodalIndex_];
+    }
+
+    // Graceful aging: halving (rather than clearing) keeps the most useful entries protected.
+    if ((++conditionalCount_ & ((std::uint64_t{1} << geometry_.usefulResetLog) - 1)) == 0)
+        for (TaggedEntry& e : tables_)
+            e.useful >>= 1;
+
+    pushHistory(taken, pc);
+}
+
+void TagePredictor::allocate(bool taken) {
+    const int start = provider_ + 1;
+    int first = -1;
+    int second = -1;
+    for (int j = start; j < geometry_.tableCount; ++j) {
+        if (entry(j, indices_[j]).useful != 0)
+            continue;
+        if (first < 0) {
+            first = j;
+        } else {
+            second = j;
+            break;
+        }
+    }
+    if (first < 0) {
+        // Every candidate is useful: age them so that a later misprediction finds room.
+        for (int j = start; j < geometry_.tableCount; ++j) {
+            TaggedEntry& e = entry(j, indices_[j]);
+            if (e.useful > 0)
+                --e.useful;
+        }
+        return;
+    }
+    const int chosen = second >= 0 && (nextRandom() & 1u) ? second : first;
+    entry(chosen, indices_[chosen]) =
+        TaggedEntry{tags_[chosen], static_cast<std::int8_t>(taken ? 0 : -1), 0};
+}
+
+void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
+    head_ = (head_ - 1) & (kHistoryBuffer - 1);
+    history_[head_] = taken ? 1 : 0;
+    for (int i = 0; i < geometry_.tableCount; ++i) {
+        foldedIndex_[i].update(history_.data(), head_);
+        foldedTag0_[i].update(history_.data(), head_);
+        foldedTag1_[i].update(history_.data(), head_);
+    }
+    pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
+    recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
+}
+
+void TagePredictor::trackUnconditional(std::uint64_t pc) {
+    pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
+}
+
+std::size_t TagePredictor::indirectIndex(std::uint64_t pc) const {
+    const int logSize = geometry_.indirectLogSize;
+    std::uint64_t h =
+        pc ^ (pc >> 12) ^ ((recentOutcomes_ & 0xFFF) << 1) ^ ((pathHistory_ & 0xFF) << 5);
+    h ^= h >> logSize;
+    return static_cast<std::size_t>(h & ((std::uint64_t{1} << logSize) - 1));
+}
+
+std::uint64_t TagePredictor::predictIndirect(std::uint64_t pc) const {
+    const TargetEntry& context = targetCache_[indirectIndex(pc)];
+    if (context.pc == pc)
+        return context.target;
+    const std::size_t mask = lastTarget_.size() - 1;
+    const TargetEntry& last = lastTarget_[(pc ^ (pc >> 10)) & mask];
+    return last.pc == pc ? last.target : 0;
+}
+
+void TagePredictor::updateIndirect(std::uint64_t pc, std::uint64_t target) {
+    targetCache_[indirectIndex(pc)] = TargetEntry{pc, target};
+    lastTarget_[(pc ^ (pc >> 10)) & (lastTarget_.size() - 1)] = TargetEntry{pc, target};
+    trackUnconditional(pc);
+}
+
+std::uint32_t TagePredictor::nextRandom() {
+    // xorshift32: cheap and deterministic.
+    random_ ^= random_ << 13;
+    random_ ^= random_ >> 17;
+    random_ ^= random_ << 5;
+    return random_;
+}
+
+bool TagePredictor::predictAndUpdate(const TraceRecord& record) {
+    switch (record.branchKind) {
+    case BranchKind::DirectConditional: {
+        const bool predicted = predictConditional(record.pc);
+        updateConditional(record.pc, record.taken);
+        return predicted != record.taken;
+    }
+    case BranchKind::Indirect: {
+        const std::uint64_t predicted = predictIndirect(record.pc);
+        updateIndirect(record.pc, record.branchTarget);
+        return predicted != record.branchTarget;
+    }
+    case BranchKind::DirectUnconditional:
+    case BranchKind::Call:
+    case BranchKind::Return:
+        trackUnconditional(record.pc);
+        return false;
+    case BranchKind::None:
+        break;
+    }
+    return false;
+}
+
+} // namespace concorde

@@ -1,0 +1,430 @@
+#include "refsim/DiagnosticSuite.h"
+
+#include "analysis/SimplePredictor.h"
+#include "params/CoreConfig.h"
+#include "refsim/OutOfOrderCore.h"
+#include "trace/synthetic/KernelCatalog.h"
+#include "trace/synthetic/MicrobenchKernel.h"
+#include "trace/synthetic/VectorSink.h"
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+namespace concorde {
+namespace {
+
+using Params = std::map<std::string, std::string>;
+
+struct Kernel {
+    std::vector<TraceRecord> records;
+    std::size_t warmup = 0;
+    std::span<const TraceRecord> measured() const {
+        return std::span<const TraceRecord>(records).subspan(warmup);
+    }
+};
+
+Kernel makeKernel(const std::string& name, const Params& params, std::uint64_t iterations) {
+    static const synthetic::KernelCatalog catalog;
+    const auto& kernel = catalog.require(name);
+    synthetic::VectorSink sink;
+    kernel.generate(kernel.resolve(params), iterations, sink);
+    Kernel result;
+    result.warmup = static_cast<std::size_t>(sink.regions().front().warmup);
+    result.records = sink.takeRecords();
+    return result;
+}
+
+/// Commit cycle of every measured instruction, and the mispredictions.
+class CommitRecorder : public SimulationListener {
+public:
+    void onStart(std::uint64_t instructions) override { commit.assign(instructions, 0); }
+    void onCommit(const CommitEvent& event) override { commit[event.index] = event.cycle; }
+    void onMispredict(const MispredictEvent&) override { ++mispredicts; }
+    std::vector<std::uint64_t> commit;
+    std::uint64_t mispredicts = 0;
+};
+
+/// Every parameter at the largest value of its grid, perfect prediction: nothing binds unless a
+/// check narrows it (the `big` preset, built here so the suite needs no files).
+CoreConfig widest() {
+    CoreConfig config;
+    for (const auto& spec : ParameterSpace::all())
+        config.set(spec.id, spec.grid.back());
+    config.set(ParamId::BranchPredictor, 0);
+    config.set(ParamId::BpMissPct, 0);
+    return config;
+}
+
+/// Every parameter at the smallest value of its grid (simple predictor at 0 %).
+CoreConfig narrowest() {
+    CoreConfig config;
+    for (const auto& spec : ParameterSpace::all())
+        config.set(spec.id, spec.grid.front());
+    config.set(ParamId::BranchPredictor, 0);
+    config.set(ParamId::BpMissPct, 0);
+    return config;
+}
+
+CoreConfig with(CoreConfig config, const std::string& assignments) {
+    std::size_t start = 0;
+    while (start < assignments.size()) {
+        std::size_t end = assignments.find(' ', start);
+        if (end == std::string::npos)
+            end = assignments.size();
+        if (end > start)
+            config.applyAssignment(assignments.substr(start, end - start));
+        start = end + 1;
+    }
+    return config;
+}
+
+class Runner {
+public:
+    Runner(const PipelineSpec& pipeline, const MemorySystemSpec& memory,
+           const LatencyTable& latencies,
+           const std::function<void(const DiagnosticCheck&)>& progress,
+           std::vector<DiagnosticCheck>& out)
+        : pipeline_(pipeline), memory_(memory), latencies_(latencies), progress_(progress),
+          out_(out) {}
+
+    CommitRecorder simulate(const Kernel& kernel, const CoreConfig& config) const {
+        OutOfOrderCore core(config, memory_, pipeline_, latencies_);
+        CommitRecorder recorder;
+        core.addListener(recorder);
+        core.run(kernel.records, kernel.warmup);
+        return recorder;
+    }
+
+    /// Matching instructions per cycle over (about) the second half of the measured
+    /// instructions. `period` is the kernel's loop length: the interval spans whole iterations,
+    /// so instructions that commit in bursts (a whole iteration at once) count exactly.
+    template <typename Predicate>
+    static double steadyRate(const Kernel& kernel, const CommitRecorder& timing,
+                             Predicate&& matches, std::size_t period = 1) {
+        const auto measured = kernel.measured();
+        const std::size_t last = measured.size() - 1;
+        const std::size_t span = (last - measured.size() / 2) / period * period;
+        const std::size_t mid = last - span;
+        std::size_t count = 0;
+        for (std::size_t i = mid + 1; i <= last; ++i)
+            count += matches(measured[i]) ? 1 : 0;
+        const double cycles = static_cast<double>(timing.commit[last] - timing.commit[mid]);
+        return cycles > 0 ? static_cast<double>(count) / cycles : 0.0;
+    }
+
+    static double cyclesPerInstruction(const Kernel& kernel, const CommitRecorder& timing,
+                                       std::size_t period = 1) {
+        return 1.0 / steadyRate(
+                         kernel, timing, [](const TraceRecord&) { return true; }, period);
+    }
+
+    void report(DiagnosticCheck check) {
+        check.passed = check.atLeast
+                           ? check.measured >= check.configured
+                           : std::fabs(check.measured - check.configured) <= check.tolerance;
+        if (progress_)
+            progress_(check);
+        out_.push_back(std::move(check));
+    }
+
+    const PipelineSpec& pipeline_;
+    const MemorySystemSpec& memory_;
+    const LatencyTable& latencies_;
+    const std::function<void(const DiagnosticCheck&)>& progress_;
+    std::vector<DiagnosticCheck>& out_;
+};
+
+bool isClass(const TraceRecord& r, InstrClass cls) {
+    return r.instrClass == cls;
+}
+
+void latencyChecks(Runner& run) {
+    const std::vector<std::pair<std::string, InstrClass>> classes = {
+        {"int-alu", InstrClass::IntAlu}, {"int-mul", InstrClass::IntMul},
+        {"int-div", InstrClass::IntDiv}, {"fp-add", InstrClass::FpAdd},
+        {"fp-mul", InstrClass::FpMul},   {"fp-div", InstrClass::FpDiv},
+        {"simd", InstrClass::Simd}};
+    for (const auto& [name, cls] : classes) {
+        const Kernel kernel = makeKernel("chain-" + name, {}, cls == InstrClass::IntDiv ? 60 : 200);
+        for (const auto& [label, config] : {std::pair{"widest grid values", widest()},
+                                            std::pair{"narrowest grid values", narrowest()}}) {
+            const auto timing = run.simulate(kernel, config);
+            const double rate = Runner::steadyRate(
+                kernel, timing, [c = cls](const TraceRecord& r) { return isClass(r, c); }, 65);
+            run.report({"latency", name + " latency", label, "cycles",
+                        double(run.latencies_.latency(cls)), 1.0 / rate, 0.5, false,
+                        "dependent chain: cycles per chained op in steady state"});
+        }
+    }
+}
+
+void loadToUseChecks(Runner& run) {
+    const MemorySystemSpec& spec = run.memory_;
+    const auto perLoad = [&](const Kernel& kernel, const CoreConfig& config) {
+        const auto timing = run.simulate(kernel, config);
+        return 1.0 / Runner::steadyRate(
+                         kernel, timing, [](const TraceRecord& r) { return r.loadCount > 0; }, 65);
+    };
+    // L1: a chase inside 4 kB.
+    run.report({"load-to-use", "L1 load-to-use", "chain-load ws_kb=4, widest", "cycles",
+                double(spec.latency(MemLevel::L1)),
+                perLoad(makeKernel("chain-load", {}, 200), widest()), 0.5, false,
+                "pointer chase: cycles per load"});
+    // L2: 256 kB chased through a 16 kB L1 into a 2 MB L2.
+    run.report({"load-to-use", "L2 load-to-use", "pointer-chase ws_kb=256, l1d_kb=16 l2_kb=2048",
+                "cycles", double(spec.latency(MemLevel::L2)),
+                perLoad(makeKernel("pointer-chase", {{"ws_kb", "256"}}, 2),
+                        with(widest(), "l1d_kb=16 l2_kb=2048 pf_degree=0")),
+                0.5, false, "pointer chase: cycles per load"});
+    // LLC: 2 MB through a 256 kB L2 into the 4 MB LLC.
+    run.report({"load-to-use", "LLC load-to-use", "pointer-chase ws_kb=2048, l1d_kb=16 l2_kb=256",
+                "cycles", double(spec.latency(MemLevel::Llc)),
+                perLoad(makeKernel("pointer-chase", {{"ws_kb", "2048"}}, 2),
+                        with(widest(), "l1d_kb=16 l2_kb=256 pf_degree=0")),
+                0.5, false, "pointer chase: cycles per load"});
+    // DRAM: the rob-knee kernel with no fillers is two chains of loads to never-touched lines;
+    // each iteration waits for one DRAM access.
+    const Kernel dram = makeKernel("rob-knee", {{"fillers", "0"}}, 400);
+    const auto timing = run.simulate(dram, with(widest(), "pf_degree=0"));
+    const double perIteration = 3.0 * Runner::cyclesPerInstruction(dram, timing, 3);
+    run.report({"load-to-use", "DRAM load-to-use", "rob-knee fillers=0, pf_degree=0, widest",
+                "cycles", double(spec.latency(MemLevel::Dram)), perIteration, 0.5, false,
+                "chain of misses to new lines: cycles per iteration"});
+}
+
+void widthChecks(Runner& run) {
+    struct WidthCase {
+        std::string key;
+        std::string streamClass;
+        std::vector<int> values;
+        std::string extra;
+        std::function<bool(const TraceRecord&)> counts;
+        std::function<double(int)> expected;
+    };
+    const auto all = [](const TraceRecord&) { return true; };
+    const auto ofClass = [](InstrClass c) {
+        return [c](const TraceRecord& r) { return r.instrClass == c; };
+    };
+    const auto same = [](int w) { return double(w); };
+    const std::vector<WidthCase> cases = {
+        {"alu_issue", "int-alu", {1, 3, 8}, "", all, same},
+        {"fp_issue", "fp-add", {1, 3, 8}, "", ofClass(InstrClass::FpAdd), same},
+        {"ls_issue", "load", {1, 2, 8}, "ls_pipes=8 load_pipes=0", ofClass(InstrClass::Load), same},
+        {"ls_pipes", "store", {1, 2, 8}, "ls_issue=8", ofClass(InstrClass::Store), same},
+        {"load_pipes",
+         "load",
+         {0, 1, 3},
+         "ls_pipes=1 ls_issue=8",
+         ofClass(InstrClass::Load),
+         [](int w) { return double(w + 1); }},
+        // Nops need no execution unit, so the front-end and commit widths can exceed every
+        // issue width.
+        {"commit_width", "nop", {1, 5, 12}, "", all, same},
+        // Front-end widths above 12 (the largest commit width) cannot show in throughput: they
+        // are checked up to 12.
+        {"fetch_width", "nop", {1, 3, 12}, "", all, same},
+        {"decode_width", "nop", {1, 6, 12}, "", all, same},
+        {"rename_width", "nop", {1, 6, 12}, "", all, same},
+    };
+    for (const auto& c : cases) {
+        // 239 ops + the loop jump: 240 instructions per iteration, divisible by every width.
+        const Kernel kernel =
+            makeKernel("independent", {{"class", c.streamClass}, {"unroll", "239"}}, 200);
+        for (int value : c.values) {
+            const std::string setting =
+                c.key + "=" + std::to_string(value) + (c.extra.empty() ? "" : " " + c.extra);
+            const auto timing = run.simulate(kernel, with(widest(), setting));
+            run.report({"width", c.key, setting + " on widest", "instr/cycle", c.expected(value),
+                        Runner::steadyRate(kernel, timing, c.counts, 240), 0.5, false,
+                        "independent " + c.streamClass + " stream: ops per cycle"});
+        }
+    }
+}
+
+void kneeChecks(Runner& run) {
+    struct KneeCase {
+        std::string kernel;
+        std::string key;
+        int fillers;
+        int offset; ///< knee = fillers + offset
+    };
+    const std::vector<KneeCase> cases = {
+        {"rob-knee", "rob", 14, 2}, {"rob-knee", "rob", 126, 2}, {"rob-knee", "rob", 1000, 2},
+        {"lq-knee", "lq", 6, 2},    {"lq-knee", "lq", 62, 2},    {"lq-knee", "lq", 250, 2},
+        {"sq-knee", "sq", 8, 0},    {"sq-knee", "sq", 64, 0},    {"sq-knee", "sq", 250, 0},
+    };
+    const double dram = run.memory_.latency(MemLevel::Dram);
+    for (const auto& c : cases) {
+        const int expected = c.fillers + c.offset;
+        const auto& spec = ParameterSpace::spec(ParameterSpace::require(c.key));
+        const Kernel kernel = makeKernel(c.kernel, {{"fillers", std::to_string(c.fillers)}}, 60);
+        const double perIteration = 2.0 * c.fillers + 3.0;
+        // The knee: the smallest size at which the two misses of an iteration overlap.
+        int measured = -1;
+        const int from = std::max<int>(static_cast<int>(spec.min), expected - 4);
+        const int to = std::min<int>(static_cast<int>(spec.max), expected + 4);
+        for (int size = from; size <= to && measured < 0; ++size) {
+            const auto timing =
+                run.simulate(kernel, with(widest(), c.key + "=" + std::to_string(size)));
+            if (Runner::cyclesPerInstruction(kernel, timing, std::size_t(perIteration)) *
+                    perIteration <
+                1.5 * dram)
+                measured = size;
+        }
+        run.report({"knee", c.key + " knee",
+                    c.kernel + " fillers=" + std::to_string(c.fillers) + ", " + c.key + " swept " +
+                        std::to_string(from) + ".." + std::to_string(to),
+                    "entries", double(expected), double(measured), 1.0, false,
+                    "smallest size where the two misses of an iteration overlap"});
+    }
+}
+
+void capacityChecks(Runner& run) {
+    struct CapacityCase {
+        std::string key;
+        int kb;
+        std::string base; ///< other settings
+        MemLevel hitLevel;
+    };
+    const std::vector<CapacityCase> cases = {
+        {"l1d_kb", 16, "pf_degree=0", MemLevel::L1},
+        {"l1d_kb", 64, "pf_degree=0", MemLevel::L1},
+        {"l1d_kb", 256, "pf_degree=0", MemLevel::L1},
+        {"l2_kb", 256, "l1d_kb=16 pf_degree=0", MemLevel::L2},
+        {"l2_kb", 1024, "l1d_kb=16 pf_degree=0", MemLevel::L2},
+        {"llc (fixed)", 4096, "l1d_kb=16 l2_kb=512 pf_degree=0", MemLevel::Llc},
+    };
+    for (const auto& c : cases) {
+        const std::string setting =
+            c.base + (c.key == "llc (fixed)" ? "" : " " + c.key + "=" + std::to_string(c.kb));
+        const CoreConfig config = with(widest(), setting);
+        const double limit = run.memory_.latency(c.hitLevel) + 0.5;
+        int largestFitting = 0;
+        for (int ws : {c.kb / 2, c.kb, c.kb + c.kb / 4, c.kb * 2}) {
+            const Kernel kernel = makeKernel("pointer-chase", {{"ws_kb", std::to_string(ws)}}, 2);
+            const auto timing = run.simulate(kernel, config);
+            const double perLoad =
+                1.0 / Runner::steadyRate(kernel, timing,
+                                         [](const TraceRecord& r) { return r.loadCount > 0; });
+            if (perLoad <= limit)
+                largestFitting = ws;
+        }
+        run.report({"capacity", c.key + " capacity", setting + ", chase of 0.5/1/1.25/2x", "kB",
+                    double(c.kb), double(largestFitting), 0, false,
+                    "largest working set whose chase hits at that level"});
+    }
+}
+
+void frontEndChecks(Runner& run) {
+    // Misprediction penalty: the same random-branch loop with the simple predictor at 20 % and
+    // 0 %; extra cycles per misprediction.
+    const Kernel branches = makeKernel("branch-random", {}, 4000);
+    for (const auto& [label, base] :
+         {std::pair{"widest", widest()},
+          std::pair{"fetch_width=4 on widest", with(widest(), "fetch_width=4")}}) {
+        const auto perfect = run.simulate(branches, base);
+        const auto missing = run.simulate(branches, with(base, "bp_miss_pct=20"));
+        const auto measured = branches.measured();
+        const double extra = double(missing.commit.back()) - double(perfect.commit.back());
+        const double penalty = missing.mispredicts ? extra / double(missing.mispredicts) : 0.0;
+        run.report({"mispredict", "misprediction penalty",
+                    std::string("branch-random, bp=simple 20 % vs 0 %, ") + label, "cycles",
+                    double(run.pipeline_.minimumMispredictPenalty()), penalty, 0.5, false,
+                    "extra cycles per misprediction (" + std::to_string(missing.mispredicts) +
+                        " mispredictions in " + std::to_string(measured.size()) +
+                        " instructions)"});
+    }
+
+    // I-cache fills and fetch buffers: a code footprint of 8 MB (one taken jump per line)
+    // misses to DRAM on every line, so lines per cycle × DRAM latency = lines in flight.
+    const Kernel code =
+        makeKernel("taken-groups", {{"group", "2"}, {"groups", "131072"}, {"warmup", "1"}}, 1);
+    const double dram = run.memory_.latency(MemLevel::Dram);
+    const auto linesInFlight = [&](const CoreConfig& config) {
+        const auto timing = run.simulate(code, config);
+        return dram *
+               Runner::steadyRate(code, timing, [](const TraceRecord& r) { return r.taken; });
+    };
+    for (int fills : {1, 8, 32})
+        run.report({"front-end", "icache_fills limit",
+                    "icache_fills=" + std::to_string(fills) + " fetch_buffers=32, 8 MB of code",
+                    "misses", double(fills),
+                    linesInFlight(
+                        with(widest(), "fetch_buffers=32 icache_fills=" + std::to_string(fills))),
+                    0.5, false, "lines per cycle × DRAM latency"});
+    for (int buffers : {1, 4, 16})
+        run.report({"front-end", "fetch_buffers limit",
+                    "fetch_buffers=" + std::to_string(buffers) + " icache_fills=32, 8 MB of code",
+                    "lines", double(buffers),
+                    linesInFlight(
+                        with(widest(), "icache_fills=32 fetch_buffers=" + std::to_string(buffers))),
+                    0.5, false, "lines per cycle × DRAM latency"});
+}
+
+void memoryChecks(Runner& run) {
+    // MSHRs: independent loads to 8 MB (every line misses to DRAM, prefetcher off): loads per
+    // cycle × DRAM latency = misses in flight.
+    const Kernel stream = makeKernel("stride-load", {{"ws_kb", "8192"}}, 1);
+    const auto timing = run.simulate(stream, with(widest(), "pf_degree=0"));
+    const double inFlight =
+        run.memory_.latency(MemLevel::Dram) *
+        Runner::steadyRate(stream, timing, [](const TraceRecord& r) { return r.loadCount > 0; });
+    run.report({"memory", "L1d MSHR limit", "stride-load ws_kb=8192, pf_degree=0, widest", "misses",
+                double(run.pipeline_.l1dMshrs), inFlight, 0.5, false,
+                "loads per cycle × DRAM latency"});
+
+    // Prefetcher on versus off on the same stream: with degree 2 most misses become hits.
+    const auto on = run.simulate(stream, with(widest(), "pf_degree=2"));
+    const double speedup = double(timing.commit.back()) / double(on.commit.back());
+    run.report({"memory", "prefetcher on vs off", "stride-load ws_kb=8192, pf_degree 2 vs 0",
+                "x faster (at least)", 1.5, speedup, 0, false,
+                "cycles with the prefetcher off ÷ cycles with degree 2", true});
+}
+
+const std::vector<std::pair<std::string, void (*)(Runner&)>>& allGroups() {
+    static const std::vector<std::pair<std::string, void (*)(Runner&)>> groups = {
+        {"latency", latencyChecks}, {"load-to-use", loadToUseChecks}, {"width", widthChecks},
+        {"knee", kneeChecks},       {"capacity", capacityChecks},     {"front-end", frontEndChecks},
+        {"memory", memoryChecks}};
+    return groups;
+}
+
+} // namespace
+
+nlohmann::json DiagnosticCheck::toJson() const {
+    return {{"group", group},           {"name", name},
+            {"setting", setting},       {"unit", unit},
+            {"configured", configured}, {"measured", measured},
+            {"tolerance", tolerance},   {"passed", passed},
+            {"at_least", atLeast},      {"how", how}};
+}
+
+DiagnosticSuite::DiagnosticSuite(const PipelineSpec& pipeline, const MemorySystemSpec& memory,
+                                 const LatencyTable& latencies)
+    : pipeline_(pipeline), memory_(memory), latencies_(latencies) {}
+
+std::vector<std::string> DiagnosticSuite::groups() {
+    std::vector<std::string> names;
+    for (const auto& group : allGroups())
+        names.push_back(group.first);
+    return names;
+}
+
+std::vector<DiagnosticCheck>
+DiagnosticSuite::run(const std::function<void(const DiagnosticCheck&)>& progress) const {
+    return run(groups(), progress);
+}
+
+std::vector<DiagnosticCheck>
+DiagnosticSuite::run(const std::vector<std::string>& selected,
+                     const std::function<void(const DiagnosticCheck&)>& progress) const {
+    std::vector<DiagnosticCheck> checks;
+    Runner runner(pipeline_, memory_, latencies_, progress, checks);
+    for (const auto& [name, function] : allGroups())
+        if (std::find(selected.begin(), selected.end(), name) != selected.end())
+            function(runner);
+    return checks;
+}
+
+} // namespace concorde

@@ -1,0 +1,58 @@
+#pragma once
+
+#include "analysis/LatencyTable.h"
+#include "analysis/MemorySystemSpec.h"
+#include "params/CoreConfig.h"
+#include "refsim/PipelineSpec.h"
+#include "refsim/SimulationListener.h"
+#include "trace/TraceRecord.h"
+
+#include <span>
+#include <vector>
+
+namespace concorde {
+
+/// The reference cycle-level out-of-order core (DESIGN §6): deterministic and trace-driven
+/// (the trace is the committed path; mispredictions stall fetch until the branch resolves).
+///
+/// Front end: fetch requests I-cache lines in program order (PipelineSpec::lineRequestsPerCycle
+/// per cycle), each held in one of `fetch_buffers` entries until fetch has delivered all its
+/// instructions; at most `icache_fills` line misses are outstanding. Fetch delivers up to
+/// `fetch_width` instructions per cycle from ready lines and stops after a taken branch (one taken
+/// branch per cycle). Decode (`decode_width`) and rename/dispatch (`rename_width`) follow with
+/// the PipelineSpec latencies. Dispatch allocates the ROB, and an LQ entry for an instruction
+/// with loads, an SQ entry for one with stores; all three free at commit.
+///
+/// Back end: an instruction issues once its register and memory producers have results, oldest
+/// first, per cycle at most `alu_issue` integer/branch ops, `fp_issue` FP/SIMD ops and `ls_issue`
+/// memory ops; a store needs a load-store pipe, a load a load pipe or a load-store pipe. Loads go
+/// through TimedMemorySystem (MSHRs, prefetcher, DRAM bandwidth); a load whose store producer has
+/// not committed gets its data forwarded at L1 latency. Fences dispatch into an empty ROB and
+/// block younger instructions until they commit. Commit retires up to `commit_width` completed
+/// instructions per cycle in order. Warm-up records train caches and predictors untimed.
+///
+/// Everything it measures leaves through SimulationListener events.
+class OutOfOrderCore {
+public:
+    explicit OutOfOrderCore(const CoreConfig& config, const MemorySystemSpec& memory = {},
+                            const PipelineSpec& pipeline = {}, const LatencyTable& latencies = {});
+
+    /// Listeners are called in the order added; they must outlive run().
+    void addListener(SimulationListener& listener) { listeners_.push_back(&listener); }
+
+    /// Warms up on records[0, warmup) and simulates records[warmup, end) cycle by cycle.
+    /// Returns the number of cycles the measured part took.
+    std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup);
+
+    const CoreConfig& config() const { return config_; }
+    const PipelineSpec& pipeline() const { return pipeline_; }
+
+private:
+    CoreConfig config_;
+    MemorySystemSpec memory_;
+    PipelineSpec pipeline_;
+    LatencyTable latencies_;
+    std::vector<SimulationListener*> listeners_;
+};
+
+} // namespace concorde

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+
+namespace concorde {
+
+/// The fixed (non-slider) structure of the reference core's pipeline. A runtime value type like
+/// MemorySystemSpec: tests may vary it, production uses the defaults, and `concorde diagnose`
+/// checks that the simulator's effective behaviour equals these numbers.
+///
+/// Stage timing of one instruction on an otherwise idle core:
+///   cycle f      its I-cache line is ready and fetch delivers it into the decode queue
+///   f + 1        decoded (fetchToDecodeCycles) into the rename queue
+///   f + 2        renamed and dispatched into ROB / LQ / SQ (decodeToRenameCycles)
+///   f + 3        earliest issue (dispatchToIssueCycles)
+///   issue + lat  result available to dependents and the instruction may commit
+/// A mispredicted branch that completes at cycle c lets fetch request the correct path at
+/// c + redirectCycles, so the minimum misprediction penalty is minimumMispredictPenalty().
+struct PipelineSpec {
+    std::uint32_t fetchToDecodeCycles = 1;
+    std::uint32_t decodeToRenameCycles = 1;
+    std::uint32_t dispatchToIssueCycles = 1;
+    std::uint32_t redirectCycles = 1;
+    /// I-cache hit: a requested line can be fetched from in the next cycle.
+    std::uint32_t icacheHitCycles = 1;
+    /// New I-cache lines the fetch unit can request per cycle (a 2×64 B fetch path).
+    std::uint32_t lineRequestsPerCycle = 2;
+    /// Decoded-instruction queues between fetch, decode and rename.
+    std::uint32_t decodeQueueEntries = 64;
+    std::uint32_t renameQueueEntries = 64;
+    /// L1d miss status holding registers: outstanding demand line fills.
+    std::uint32_t l1dMshrs = 16;
+
+    /// Cycles from fetching a mispredicted branch whose operands are ready to fetching the
+    /// first correct-path instruction after it (decode, rename, issue, one cycle of execution,
+    /// redirect, I-cache hit). A correctly predicted branch lets fetch continue in the same or
+    /// the next cycle, so this is what a misprediction costs a front-end-bound loop.
+    std::uint32_t minimumMispredictPenalty() const {
+        return fetchToDecodeCycles + decodeToRenameCycles + dispatchToIssueCycles +
+               /* branch latency */ 1 + redirectCycles + icacheHitCycles;
+    }
+};
+
+} // namespace concorde

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "params/CoreConfig.h"
+#include "refsim/SimulationResult.h"
+#include "trace/TraceRecord.h"
+
+#include <span>
+
+namespace concorde {
+
+/// The reference simulator with its standard collectors: one call per region gives cycles, CPI,
+/// per-window IPC and the stall breakdown.
+class ReferenceSimulator {
+public:
+    static constexpr std::uint32_t kDefaultWindow = 400;
+
+    /// Simulates records[warmup, end) after warming up on records[0, warmup).
+    static SimulationResult simulate(std::span<const TraceRecord> records, std::size_t warmup,
+                                     const CoreConfig& config,
+                                     std::uint32_t windowSize = kDefaultWindow);
+};
+
+} // namespace concorde
