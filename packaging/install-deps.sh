@@ -12,6 +12,8 @@ PACKAGES=(
   libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev
   # Qt's offscreen/xcb platform needs GL headers at build time on some setups
   libgl-dev
+  # benchmarks (tests/bench)
+  libbenchmark-dev
   # the tracer is a Valgrind tool; tests trace real programs
   valgrind
   # running and testing the GUI without a display, looking at screenshots, querying databases

@@ -6,11 +6,13 @@
 #include "InfoCommand.h"
 #include "MicrobenchCommand.h"
 #include "SimulateCommand.h"
+#include "TraceCommand.h"
 
 namespace concorde::cli {
 
 std::vector<std::unique_ptr<Command>> makeAllCommands() {
     std::vector<std::unique_ptr<Command>> commands;
+    commands.push_back(std::make_unique<TraceCommand>());
     commands.push_back(std::make_unique<InfoCommand>());
     commands.push_back(std::make_unique<MicrobenchCommand>());
     commands.push_back(std::make_unique<SimulateCommand>());

@@ -6,6 +6,8 @@
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
 #include "refsim/StallBreakdownCollector.h"
+#include "params/Preset.h"
+#include "trace/TraceReader.h"
 #include "trace/synthetic/KernelCatalog.h"
 #include "trace/synthetic/MicrobenchKernel.h"
 #include "trace/synthetic/VectorSink.h"
@@ -152,6 +154,75 @@ private slots:
                 previous = cpi;
             }
         }
+    }
+
+    // The same on real programs (committed sample traces): sweeping any parameter over its grid
+    // in the direction of more resources never raises CPI by more than kEpsilon. Oldest-first
+    // issue, replacement and prefetch timing can make a larger structure very slightly slower;
+    // 1 % of CPI bounds what such anomalies are allowed to cost.
+    void monotonicOnRealTraces() {
+        constexpr double kEpsilon = 0.01;
+        const CoreConfig base =
+            Preset::load(CONCORDE_SOURCE_DIR "/resources/presets/n1-like.json").config;
+        double worst = 0;
+        std::string worstWhere;
+        for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
+            TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample + ".ctrace");
+            std::vector<TraceRecord> records;
+            reader.readRegion(1, records);
+            const auto warmup = static_cast<std::size_t>(reader.info().regions[1].warmup);
+            for (const auto& spec : ParameterSpace::all()) {
+                if (spec.id == ParamId::BranchPredictor)
+                    continue;
+                CoreConfig config = base;
+                if (spec.id == ParamId::BpMissPct)
+                    config.set(ParamId::BranchPredictor, 0); // the rate only acts on "simple"
+                double previous = -1;
+                for (double value : spec.grid) {
+                    config.set(spec.id, value);
+                    const double cpi = ReferenceSimulator::simulate(records, warmup, config).cpi();
+                    QVERIFY(cpi > 0.05 && cpi < 50);
+                    if (previous > 0) {
+                        const double worse = (spec.id == ParamId::BpMissPct ? previous - cpi
+                                                                             : cpi - previous) /
+                                             previous;
+                        if (worse > worst) {
+                            worst = worse;
+                            worstWhere = std::string(sample) + " " + spec.key + "=" +
+                                         spec.formatValue(value);
+                        }
+                    }
+                    previous = cpi;
+                }
+            }
+        }
+        qInfo("largest CPI increase from adding a resource: %.3f %% (%s)", 100 * worst,
+              worstWhere.c_str());
+        QVERIFY2(worst <= kEpsilon, worstWhere.c_str());
+    }
+
+    // A real trace from the tracer simulates to a plausible CPI with every preset, and the
+    // bigger core is faster.
+    void smokeOnRealTrace() {
+        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/xz-compress.ctrace");
+        QCOMPARE(reader.info().source, std::string("tracer"));
+        std::vector<TraceRecord> records;
+        reader.readRegion(0, records);
+        const auto warmup = static_cast<std::size_t>(reader.info().regions[0].warmup);
+        const auto cpiOf = [&](const char* preset) {
+            return ReferenceSimulator::simulate(
+                       records, warmup,
+                       Preset::load(std::string(CONCORDE_SOURCE_DIR "/resources/presets/") +
+                                    preset + ".json")
+                           .config)
+                .cpi();
+        };
+        const double big = cpiOf("big");
+        const double n1 = cpiOf("n1-like");
+        const double little = cpiOf("little");
+        QVERIFY2(big < n1 && n1 < little,
+                 qPrintable(QString("big %1, n1 %2, little %3").arg(big).arg(n1).arg(little)));
+        QVERIFY(big > 0.08 && little < 20);
     }
 
     void warmupTooLongIsAnError() {

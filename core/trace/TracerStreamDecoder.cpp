@@ -1,0 +1,281 @@
+#include "trace/TracerStreamDecoder.h"
+
+#include "common/ConcordeError.h"
+#include "trace/TraceWriter.h"
+#include "trace/TracerProtocol.h"
+
+#include <cstring>
+
+namespace concorde {
+namespace {
+
+// A frame larger than this is not something the tool writes: the stream is corrupt.
+constexpr std::uint32_t kMaxFramePayload = 256u << 20;
+
+} // namespace
+
+TracerStreamDecoder::TracerStreamDecoder(TraceWriter& writer) : writer_(writer) {}
+
+void TracerStreamDecoder::fail(const std::string& problem) const {
+    throw badInput("tracer stream: " + problem + " (at stream byte " +
+                   std::to_string(streamOffset_ + consumed_) + ")");
+}
+
+void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
+    if (complete_ && size > 0)
+        fail("data after the END frame");
+    // Drop parsed bytes before appending so the buffer stays about one frame long.
+    if (consumed_ > 0) {
+        buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<long>(consumed_));
+        streamOffset_ += consumed_;
+        consumed_ = 0;
+    }
+    buffer_.insert(buffer_.end(), data, data + size);
+    if (!headerDone_) {
+        if (buffer_.size() < CTP_STREAM_HEADER_FIXED)
+            return;
+        const std::uint32_t headerBytes = ctp_get_u32(buffer_.data() + 12);
+        if (buffer_.size() < headerBytes)
+            return;
+        parseHeader();
+    }
+    while (buffer_.size() - consumed_ >= CTP_FRAME_HEADER_BYTES) {
+        const unsigned char* frame = buffer_.data() + consumed_;
+        const std::uint32_t type = ctp_get_u32(frame);
+        const std::uint32_t payload = ctp_get_u32(frame + 4);
+        if (payload > kMaxFramePayload)
+            fail("frame of " + std::to_string(payload) + " bytes");
+        if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES + payload)
+            return; // wait for the rest of the frame
+        parseFrame(type, frame + CTP_FRAME_HEADER_BYTES, payload);
+        consumed_ += CTP_FRAME_HEADER_BYTES + payload;
+    }
+}
+
+void TracerStreamDecoder::parseHeader() {
+    const unsigned char* h = buffer_.data();
+    if (std::memcmp(h, CTP_MAGIC, CTP_MAGIC_BYTES) != 0)
+        fail("not a ctrace tool stream (bad magic)");
+    if (ctp_get_u32(h + 8) != CTP_VERSION)
+        fail("tool stream version " + std::to_string(ctp_get_u32(h + 8)) + ", expected " +
+             std::to_string(CTP_VERSION));
+    if (ctp_get_u32(h + 16) != CTP_ISA_AMD64)
+        fail("unsupported ISA in tool stream");
+    const std::uint32_t headerBytes = ctp_get_u32(h + 12);
+    const std::uint32_t cmdlineBytes = ctp_get_u32(h + 60);
+    if (headerBytes < CTP_STREAM_HEADER_FIXED || CTP_STREAM_HEADER_FIXED + cmdlineBytes > headerBytes)
+        fail("malformed stream header");
+    for (std::uint32_t i = 0; i < cmdlineBytes; ++i) {
+        const char c = static_cast<char>(h[CTP_STREAM_HEADER_FIXED + i]);
+        if (c == '\0') {
+            if (i + 1 < cmdlineBytes)
+                commandLine_ += ' ';
+        } else {
+            commandLine_ += c;
+        }
+    }
+    consumed_ = headerBytes;
+    headerDone_ = true;
+}
+
+void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
+                                     std::uint32_t size) {
+    switch (type) {
+    case CTP_FRAME_STATIC:
+        parseStatic(p, size);
+        break;
+    case CTP_FRAME_RECORDS:
+        parseRecords(p, size);
+        break;
+    case CTP_FRAME_REGION_BEGIN: {
+        if (size < CTP_REGION_BEGIN_BYTES)
+            fail("short REGION_BEGIN frame");
+        resolveAll(); // nothing from before the region may be written into it
+        release();
+        writer_.beginRegion(ctp_get_u64(p + 16), ctp_get_u64(p + 24));
+        inRegion_ = true;
+        break;
+    }
+    case CTP_FRAME_REGION_END: {
+        if (size < CTP_REGION_END_FIXED)
+            fail("short REGION_END frame");
+        const std::uint32_t flags = ctp_get_u32(p + 4);
+        const std::uint64_t nextPc = ctp_get_u64(p + 24);
+        const std::uint32_t entries = ctp_get_u32(p + 32);
+        if (size < CTP_REGION_END_FIXED + std::uint64_t(entries) * CTP_BBV_ENTRY_BYTES)
+            fail("REGION_END frame shorter than its basic-block vector");
+        if (nextPc != 0)
+            resolveThread(thread_, nextPc);
+        resolveAll();
+        release();
+        std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv(entries);
+        for (std::uint32_t i = 0; i < entries; ++i) {
+            const unsigned char* e = p + CTP_REGION_END_FIXED + i * CTP_BBV_ENTRY_BYTES;
+            bbv[i] = {ctp_get_u64(e), ctp_get_u64(e + 8)};
+        }
+        if (inRegion_) {
+            writer_.setBasicBlockVector(std::move(bbv));
+            writer_.endRegion();
+        }
+        inRegion_ = false;
+        lastRegionTruncated_ = (flags & CTP_RF_TRUNCATED) != 0;
+        ++regionsCompleted_;
+        break;
+    }
+    case CTP_FRAME_THREAD:
+        if (size < CTP_THREAD_BYTES)
+            fail("short THREAD frame");
+        thread_ = ctp_get_u32(p);
+        break;
+    case CTP_FRAME_DISCONTINUITY:
+        if (size < CTP_DISCONTINUITY_BYTES)
+            fail("short DISCONTINUITY frame");
+        resolveThread(thread_, ctp_get_u64(p + 8));
+        release();
+        break;
+    case CTP_FRAME_END:
+        if (size < CTP_END_BYTES)
+            fail("short END frame");
+        totalInstructions_ = ctp_get_u64(p);
+        exitCode_ = static_cast<std::int32_t>(ctp_get_u32(p + 8));
+        complete_ = true;
+        break;
+    default:
+        break; // unknown frames are skipped by design
+    }
+}
+
+void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size) {
+    std::uint32_t offset = 0;
+    while (offset < size) {
+        if (size - offset < CTP_STATIC_FIXED || size - offset < ctp_static_size(p + offset))
+            fail("truncated static descriptor");
+        const unsigned char* d = p + offset;
+        const std::uint32_t id = ctp_get_u32(d);
+        if (id > statics_.size() + (1u << 20))
+            fail("static id " + std::to_string(id) + " out of sequence");
+        if (id >= statics_.size())
+            statics_.resize(id + 1);
+        StaticInstr& s = statics_[id];
+        s = StaticInstr{};
+        s.defined = true;
+        TraceRecord& r = s.templ;
+        r.size = d[4];
+        if (d[5] >= CTP_CLASS_COUNT || d[6] >= CTP_BRANCH_COUNT)
+            fail("static descriptor with an invalid class or branch kind");
+        r.instrClass = static_cast<InstrClass>(d[5]);
+        r.branchKind = static_cast<BranchKind>(d[6]);
+        r.pc = ctp_get_u64(d + 8);
+        r.branchTarget = ctp_get_u64(d + 16);
+        const std::uint32_t nsrc = d[24];
+        const std::uint32_t ndst = d[25];
+        const std::uint32_t nmem = d[26];
+        const unsigned char* regs = d + CTP_STATIC_FIXED;
+        for (std::uint32_t i = 0; i < nsrc; ++i)
+            if (regs[i] != CTP_REG_RIP && regs[i] < CTP_REG_COUNT && !r.addSource(regs[i]))
+                ++droppedOperands_;
+        for (std::uint32_t i = 0; i < ndst; ++i)
+            if (regs[nsrc + i] != CTP_REG_RIP && regs[nsrc + i] < CTP_REG_COUNT &&
+                !r.addDestination(regs[nsrc + i]))
+                ++droppedOperands_;
+        const unsigned char* slots = regs + nsrc + ndst;
+        for (std::uint32_t i = 0; i < nmem; ++i) {
+            s.slotKinds.push_back(slots[4 * i]);
+            s.slotSizes.push_back(ctp_get_u16(slots + 4 * i + 2));
+        }
+        offset += ctp_static_size(d);
+    }
+}
+
+void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t size) {
+    if (size < CTP_RECORDS_PREFIX)
+        fail("short RECORDS frame");
+    const std::uint32_t count = ctp_get_u32(p + 8);
+    std::uint32_t offset = CTP_RECORDS_PREFIX;
+    for (std::uint32_t k = 0; k < count; ++k) {
+        if (size - offset < 4)
+            fail("RECORDS frame shorter than its count");
+        const std::uint32_t id = ctp_get_u32(p + offset);
+        offset += 4;
+        if (id >= statics_.size() || !statics_[id].defined)
+            fail("record refers to undefined static instruction " + std::to_string(id));
+        const StaticInstr& s = statics_[id];
+        if (size - offset < 8 * s.slotKinds.size())
+            fail("RECORDS frame ends inside a record");
+        TraceRecord r = s.templ;
+        for (std::size_t slot = 0; slot < s.slotKinds.size(); ++slot) {
+            const std::uint64_t address = ctp_get_u64(p + offset + 8 * slot);
+            if (address == 0)
+                continue; // not performed this time (guarded access, rep with rcx = 0)
+            const bool ok = s.slotKinds[slot] == CTP_MEM_STORE
+                                ? r.addStore(address, s.slotSizes[slot])
+                                : r.addLoad(address, s.slotSizes[slot]);
+            droppedOperands_ += ok ? 0 : 1;
+        }
+        offset += static_cast<std::uint32_t>(8 * s.slotKinds.size());
+
+        // This record tells where the previous branch of its thread went.
+        resolveThread(thread_, r.pc);
+        const bool needsNextPc = r.isBranch();
+        held_.push_back({r, thread_, !needsNextPc});
+        if (needsNextPc)
+            heldBranchOf_[thread_] = heldBase_ + held_.size() - 1;
+        if (held_.size() > kMaxHeldRecords) {
+            // A thread stayed descheduled too long: give up on its branch's outcome.
+            Held& oldest = held_.front();
+            if (!oldest.resolved) {
+                oldest.resolved = true;
+                ++unresolvedBranches_;
+                heldBranchOf_.erase(oldest.thread);
+            }
+        }
+        release();
+    }
+}
+
+void TracerStreamDecoder::resolveThread(std::uint32_t thread, std::uint64_t nextPc) {
+    const auto it = heldBranchOf_.find(thread);
+    if (it == heldBranchOf_.end())
+        return;
+    Held& held = held_[it->second - heldBase_];
+    TraceRecord& r = held.record;
+    // A conditional branch is taken when control did not fall through; every other kind always
+    // is. Where control went is the target (for a not-taken conditional, the static target stays).
+    r.taken = r.branchKind != BranchKind::DirectConditional || nextPc != r.pc + r.size;
+    if (r.taken)
+        r.branchTarget = nextPc;
+    held.resolved = true;
+    heldBranchOf_.erase(it);
+}
+
+void TracerStreamDecoder::resolveAll() {
+    for (auto& [thread, index] : heldBranchOf_) {
+        Held& held = held_[index - heldBase_];
+        held.resolved = true;
+        held.record.taken = held.record.branchKind != BranchKind::DirectConditional;
+        ++unresolvedBranches_;
+    }
+    heldBranchOf_.clear();
+}
+
+void TracerStreamDecoder::release() {
+    while (!held_.empty() && held_.front().resolved) {
+        if (!inRegion_)
+            fail("instruction record outside any region");
+        writer_.append(held_.front().record);
+        ++recordsWritten_;
+        held_.pop_front();
+        ++heldBase_;
+    }
+}
+
+void TracerStreamDecoder::finish() {
+    if (!headerDone_)
+        fail("the stream ended before its header");
+    if (buffer_.size() > consumed_)
+        fail("the stream ended inside a frame");
+    resolveAll();
+    release();
+}
+
+} // namespace concorde

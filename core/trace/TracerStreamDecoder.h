@@ -1,0 +1,92 @@
+#pragma once
+
+#include "trace/TraceRecord.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace concorde {
+
+class TraceWriter;
+
+/// Turns the raw stream of the `ctrace` Valgrind tool (core/trace/TracerProtocol.h) into trace
+/// records written through a TraceWriter, chunk by chunk as bytes arrive from the pipe.
+///
+/// Branch outcomes are not in the stream: a branch's record is held back until the next record
+/// of the same thread (or a region end / signal frame) tells where control went, then released
+/// in execution order. Records of other threads queue behind a held branch; the queue is bounded
+/// (kMaxHeldRecords), beyond which the oldest held branch is resolved as "not taken / target
+/// unknown" and counted in unresolvedBranches().
+class TracerStreamDecoder {
+public:
+    static constexpr std::size_t kMaxHeldRecords = 1u << 20;
+
+    explicit TracerStreamDecoder(TraceWriter& writer);
+
+    /// Consumes the next bytes of the stream. Throws a bad-input ConcordeError naming the stream
+    /// offset when the bytes are not a valid stream.
+    void feed(const unsigned char* data, std::size_t size);
+    /// The producer closed the stream. Releases everything still held.
+    void finish();
+
+    /// True once the END frame arrived (the traced program ran to completion).
+    bool complete() const { return complete_; }
+    std::uint64_t totalInstructions() const { return totalInstructions_; }
+    int programExitCode() const { return exitCode_; }
+    std::uint64_t recordsWritten() const { return recordsWritten_; }
+    std::uint32_t regionsCompleted() const { return regionsCompleted_; }
+    bool lastRegionTruncated() const { return lastRegionTruncated_; }
+    std::uint64_t unresolvedBranches() const { return unresolvedBranches_; }
+    /// Operands beyond what a TraceRecord holds (registers or memory accesses), dropped.
+    std::uint64_t droppedOperands() const { return droppedOperands_; }
+    /// The traced program's command line, from the stream header.
+    const std::string& commandLine() const { return commandLine_; }
+
+private:
+    struct StaticInstr {
+        TraceRecord templ; ///< everything but the addresses and the outcome
+        std::vector<std::uint8_t> slotKinds; ///< CTP_MEM_LOAD / CTP_MEM_STORE per memory slot
+        std::vector<std::uint16_t> slotSizes;
+        bool defined = false;
+    };
+    struct Held {
+        TraceRecord record;
+        std::uint32_t thread;
+        bool resolved;
+    };
+
+    void parseHeader();
+    void parseFrame(std::uint32_t type, const unsigned char* payload, std::uint32_t size);
+    void parseStatic(const unsigned char* p, std::uint32_t size);
+    void parseRecords(const unsigned char* p, std::uint32_t size);
+    void resolveThread(std::uint32_t thread, std::uint64_t nextPc);
+    void resolveAll();
+    void release();
+    [[noreturn]] void fail(const std::string& problem) const;
+
+    TraceWriter& writer_;
+    std::vector<unsigned char> buffer_;
+    std::size_t consumed_ = 0;        ///< bytes of buffer_ already parsed
+    std::uint64_t streamOffset_ = 0;  ///< stream position of buffer_[0]
+    bool headerDone_ = false;
+    bool complete_ = false;
+    std::string commandLine_;
+    std::vector<StaticInstr> statics_;
+    std::deque<Held> held_;
+    std::unordered_map<std::uint32_t, std::size_t> heldBranchOf_; ///< thread → index in held_
+    std::size_t heldBase_ = 0; ///< absolute index of held_.front()
+    std::uint32_t thread_ = 1;
+    bool inRegion_ = false;
+    std::uint64_t totalInstructions_ = 0;
+    int exitCode_ = 0;
+    std::uint64_t recordsWritten_ = 0;
+    std::uint32_t regionsCompleted_ = 0;
+    bool lastRegionTruncated_ = false;
+    std::uint64_t unresolvedBranches_ = 0;
+    std::uint64_t droppedOperands_ = 0;
+};
+
+} // namespace concorde
