@@ -1,5 +1,7 @@
 #include "CommandTable.h"
 
+#include "BoundsCommand.h"
+
 #include "DiagnoseCommand.h"
 #include "ExportChampSimCommand.h"
 #include "ImportChampSimCommand.h"
@@ -17,6 +19,7 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<MicrobenchCommand>());
     commands.push_back(std::make_unique<SimulateCommand>());
     commands.push_back(std::make_unique<DiagnoseCommand>());
+    commands.push_back(std::make_unique<BoundsCommand>());
     commands.push_back(std::make_unique<ImportChampSimCommand>());
     commands.push_back(std::make_unique<ExportChampSimCommand>());
     return commands;

@@ -64,6 +64,7 @@ extern IRExpr* guest_amd64_spechelper(const HChar* function_name, IRExpr** args,
 extern Bool guest_amd64_state_requires_precise_mem_exns(Int minoff, Int maxoff,
                                                         VexRegisterUpdates pxControl);
 extern Int VG_(safe_fd)(Int oldfd);
+extern Int VG_(fcntl)(Int fd, Int cmd, Addr arg);
 
 /* The tool is linked with -Wl,--wrap=do_minimal_initial_iropt_BB. VEX's front end (3.16 and
    later) calls that function on every guest basic block to flatten it, remove redundant GETs and
@@ -846,7 +847,6 @@ typedef struct {
    IRExpr* slot_guard[CTP_MAX_MEM_SLOTS]; /* I1 atom, NULL = unconditional */
    Bool mem_truncated;
    Int work_rank;
-   Bool flags_written;
    Bool has_mbe, has_cas, has_dirty, has_cpuid, has_exit;
    Bool exit_to_self;
    Bool is_rep; /* rep-prefixed string instruction: loops onto itself */
@@ -1933,29 +1933,38 @@ static void write_stream_header(void) {
    VG_(free)(h);
 }
 
+/* Option errors found after option parsing: report and stop (VG_(fmsg_bad_option) only stops
+   Valgrind while options are being parsed). */
+#define BAD_OPTION(opt, ...)                       \
+   do {                                            \
+      VG_(fmsg_bad_option)(opt, __VA_ARGS__);      \
+      VG_(exit)(1);                                \
+   } while (0)
+
 static void ct_post_clo_init(void) {
    if (clo_fd >= 0 && clo_out != NULL)
-      VG_(fmsg_bad_option)("--ctrace-fd / --ctrace-out", "give only one of them\n");
+      BAD_OPTION("--ctrace-fd / --ctrace-out", "give only one of them\n");
    if (clo_out != NULL) {
       SysRes r = VG_(open)(clo_out, VKI_O_CREAT | VKI_O_WRONLY | VKI_O_TRUNC, 0644);
-      if (sr_isError(r))
-         VG_(fmsg_bad_option)("--ctrace-out", "cannot create '%s'\n", clo_out);
+      if (sr_isError(r)) BAD_OPTION("--ctrace-out", "cannot create '%s'\n", clo_out);
       out_fd = VG_(safe_fd)((Int)sr_Res(r));
    } else if (clo_fd >= 0) {
+      if (clo_fd > 0x7fffffff || VG_(fcntl)((Int)clo_fd, VKI_F_GETFD, 0) < 0)
+         BAD_OPTION("--ctrace-fd", "descriptor %lld is not open\n", clo_fd);
       /* Move the descriptor out of the client's sight so it cannot close or reuse it. */
       Int fd = VG_(safe_fd)((Int)clo_fd);
-      if (fd < 0) VG_(fmsg_bad_option)("--ctrace-fd", "descriptor %lld is not open\n", clo_fd);
       out_fd = fd;
+      /* A larger pipe buffer means fewer context switches with the reader (fails harmlessly
+         when the descriptor is not a pipe or the size is not allowed). */
+      (void)VG_(fcntl)(out_fd, VKI_F_SETPIPE_SZ, 1 << 20);
    } else {
-      VG_(fmsg_bad_option)("--ctrace-fd / --ctrace-out", "one of them is required\n");
+      BAD_OPTION("--ctrace-fd / --ctrace-out", "one of them is required\n");
    }
-   if (clo_regions == 0 && clo_length == 0)
-      VG_(fmsg_bad_option)("--ctrace-regions=0", "unlimited regions need --ctrace-length\n");
    if (clo_regions != 1 && clo_length == 0)
-      VG_(fmsg_bad_option)("--ctrace-regions", "several regions need --ctrace-length\n");
+      BAD_OPTION("--ctrace-regions", "several or unlimited regions need --ctrace-length\n");
    if (clo_interval > 0 && clo_interval < clo_length)
-      VG_(fmsg_bad_option)("--ctrace-interval",
-                           "must be at least --ctrace-length (measured parts cannot overlap)\n");
+      BAD_OPTION("--ctrace-interval",
+                 "must be at least --ctrace-length (measured parts cannot overlap)\n");
    if (clo_dump_ir) {
       HChar* end;
       dump_lo = VG_(strtoull16)(clo_dump_ir, &end);

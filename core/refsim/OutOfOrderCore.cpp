@@ -1,6 +1,7 @@
 #include "refsim/OutOfOrderCore.h"
 
 #include "analysis/DependencyAnalyzer.h"
+#include "analysis/IssueGroup.h"
 #include "analysis/MemoryConfig.h"
 #include "analysis/SimplePredictor.h"
 #include "analysis/TagePredictor.h"
@@ -18,26 +19,10 @@ namespace {
 
 constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
 
-/// Which issue width an instruction competes for. Nops are eliminated at rename (like register
-/// moves on current cores): they need no execution unit and complete one cycle after dispatch.
-enum class IssueGroup : std::uint8_t { Alu, Fp, Memory, Eliminated };
-constexpr std::size_t kGroupCount = 4;
-
 IssueGroup issueGroupOf(const TraceRecord& r) {
-    if (r.loadCount > 0 || r.storeCount > 0)
-        return IssueGroup::Memory;
-    switch (r.instrClass) {
-    case InstrClass::Nop:
-        return IssueGroup::Eliminated;
-    case InstrClass::FpAdd:
-    case InstrClass::FpMul:
-    case InstrClass::FpDiv:
-    case InstrClass::Simd:
-        return IssueGroup::Fp;
-    default:
-        return IssueGroup::Alu;
-    }
+    return concorde::issueGroupOf(r.instrClass, r.loadCount > 0 || r.storeCount > 0);
 }
+constexpr std::size_t kGroupCount = kIssueGroupCount;
 
 std::unique_ptr<BranchPredictor> makePredictor(const CoreConfig& config) {
     if (config.branchPredictor() == BranchPredictorKind::Tage)

@@ -138,17 +138,21 @@
  * ---------------------------------------------------------------------------------------------
  * 7. How the tool derives the static fields (approximations)
  * ---------------------------------------------------------------------------------------------
- *   - Registers come from VEX IR before optimisation: Get/Put (and GetI/PutI, dirty-helper guest
- *     state effects) at amd64 guest-state offsets. The four CC_* words, DFLAG, IDFLAG and ACFLAG
- *     are one FLAGS register; RIP is never listed; YMM0-15 are vector registers (an xmm write is a
- *     write of the whole ymm register); FTOP/FPREG/FPTAG/FC3210 are one X87 register; SSEROUND and
- *     FPROUND are FP_CONTROL; FS/GS bases are SEGMENT. `syscall` lists the Linux syscall ABI
- *     registers (rax, rdi, rsi, rdx, r10, r8, r9 read; rax, rcx, r11 written).
+ *   - Registers come from each instruction's own, unoptimised VEX IR: Get/Put (and GetI/PutI,
+ *     dirty-helper guest state effects) at amd64 guest-state offsets. The four CC_* words, DFLAG,
+ *     IDFLAG and ACFLAG are one FLAGS register; RIP is never listed; YMM0-15 are vector registers
+ *     (an xmm write is a write of the whole ymm register); FTOP/FPREG/FPTAG/FC3210 are one X87
+ *     register; SSEROUND and FPROUND are FP_CONTROL; FS/GS bases are SEGMENT. Not sources: bytes
+ *     the instruction itself wrote first, and the operands of zero/ones idioms (xor r,r; sub r,r;
+ *     pxor/xorps x,x; pcmpeq x,x). A multi-byte nop has no sources. `syscall` lists the Linux
+ *     syscall ABI registers (rax, rdi, rsi, rdx, r10, r8, r9 read; rax, rcx, r11 written). Lists
+ *     are sorted by register number and complete (TraceRecord keeps the first 8 / 4).
  *   - Memory slots: one per IR load/store (Load, LoadG, Store, StoreG; CAS = load + store; dirty
  *     helpers with a memory effect, e.g. fxsave/xsave/fxrstor, give one slot of the helper's full
  *     declared size). A wide access is one slot (a 32-byte vmovdqu is one 32-byte load). At most
  *     CTP_MAX_MEM_SLOTS slots per instruction (further accesses are dropped, CTP_SF_MEM_TRUNCATED).
- *   - Class: Branch for any control transfer; Fence for mfence/lfence/sfence, locked
+ *   - Class: Branch for any control transfer (x86 branches, calls, returns; not rep loops);
+ *     Fence for mfence/lfence/sfence, locked
  *     read-modify-writes (CAS; also CTP_SF_ATOMIC), cpuid, syscall, int3/int; Nop when the
  *     instruction changes no register and touches no memory; otherwise the costliest operation
  *     found: IntDiv > FpDiv (scalar or packed div/sqrt, x87 transcendentals) > FpMul (scalar mul,

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "analysis/AnnotatedRegion.h"
+#include "bounds/WindowBounds.h"
+
+namespace concorde {
+
+/// Front-end resources as small single-component simulations (DESIGN §7): instructions are
+/// fetched in order from I-cache lines (each AnnotatedInstruction::newFetchLine starts a line
+/// access at its fetchLevel), limited only by the one resource; everything else is unlimited.
+///   I-cache fills F: at most F line misses outstanding; a line can be requested once a fill
+///     slot is free (hits need none) and lines are requested in order; an instruction is
+///     delivered when its line arrives.
+///   fetch buffers B: each line holds a buffer entry from its request until it arrives
+///     (delivery is instant); line k is requested once line k−B has arrived.
+/// A hit takes `hitCycles` (the refsim's I-cache hit time), a miss the level's latency.
+///   fetch width W: fetch delivers at most W instructions per cycle and stops after a taken
+///     branch (one taken branch per cycle, as the reference simulator does), so a window needs
+///     Σ ceil(group / W) cycles over its fetch groups (runs of instructions ending at a taken
+///     branch). The group straddling a window boundary is charged to the window it ends in.
+class FrontEndModel {
+public:
+    static WindowSeries fetchWidth(const AnnotatedRegion& region, std::uint32_t width,
+                                   std::uint32_t windowSize);
+    static WindowSeries icacheFills(const AnnotatedRegion& region, std::uint32_t fills,
+                                    std::uint32_t windowSize, std::uint32_t hitCycles = 1);
+    static WindowSeries fetchBuffers(const AnnotatedRegion& region, std::uint32_t buffers,
+                                     std::uint32_t windowSize, std::uint32_t hitCycles = 1);
+};
+
+} // namespace concorde

@@ -1,0 +1,274 @@
+// Analytical models: hand-computed tiny regions for every model, and the cross-check against
+// the reference simulator on single-resource kernels.
+#include "analysis/RegionAnalyzer.h"
+#include "bounds/BoundsCalculator.h"
+#include "bounds/FrontEndModel.h"
+#include "bounds/IssueModel.h"
+#include "bounds/QueueModel.h"
+#include "bounds/RobModel.h"
+#include "common/ConcordeError.h"
+#include "refsim/ReferenceSimulator.h"
+#include "trace/synthetic/KernelCatalog.h"
+#include "trace/synthetic/MicrobenchKernel.h"
+#include "trace/synthetic/VectorSink.h"
+
+#include <QtTest>
+#include <optional>
+
+using namespace concorde;
+
+namespace {
+
+AnnotatedInstruction alu(std::uint16_t latency, std::vector<std::int32_t> producers = {}) {
+    AnnotatedInstruction inst;
+    inst.latency = inst.classLatency = latency;
+    for (auto p : producers)
+        inst.producers.add(p, false);
+    return inst;
+}
+
+// `level` is the load's in-order level; `episodeLevel` that of its memory-ordering episode (the
+// level of the episode's first load in program order), which defaults to `level`.
+AnnotatedInstruction load(std::uint32_t line, std::uint32_t episode, MemLevel level,
+                          std::vector<std::int32_t> producers = {},
+                          std::optional<MemLevel> episodeLevel = std::nullopt) {
+    AnnotatedInstruction inst;
+    inst.instrClass = InstrClass::Load;
+    inst.loadCount = 1;
+    inst.lineId = line;
+    inst.episodeId = episode;
+    inst.loadLevel = level;
+    inst.episodeLevel = episodeLevel.value_or(level);
+    inst.classLatency = 0;
+    inst.latency = static_cast<std::uint16_t>(MemorySystemSpec().latency(level));
+    for (auto p : producers)
+        inst.producers.add(p, false);
+    return inst;
+}
+
+AnnotatedRegion regionOf(std::vector<AnnotatedInstruction> instructions, std::uint32_t lines = 4,
+                         std::uint32_t episodes = 4) {
+    AnnotatedRegion region;
+    region.instructions = std::move(instructions);
+    region.lineCount = lines;
+    region.episodeCount = episodes;
+    return region;
+}
+
+struct Kernel {
+    std::vector<TraceRecord> records;
+    std::size_t warmup;
+};
+
+Kernel kernel(const std::string& name, std::map<std::string, std::string> params,
+              std::uint64_t iterations) {
+    static const synthetic::KernelCatalog catalog;
+    const auto& k = catalog.require(name);
+    synthetic::VectorSink sink;
+    k.generate(k.resolve(params), iterations, sink);
+    const auto warmup = static_cast<std::size_t>(sink.regions().front().warmup);
+    return {sink.takeRecords(), warmup};
+}
+
+CoreConfig widest() {
+    CoreConfig config;
+    for (const auto& spec : ParameterSpace::all())
+        config.set(spec.id, spec.grid.back());
+    config.applyAssignment("bp=simple");
+    config.applyAssignment("bp_miss_pct=0");
+    return config;
+}
+
+} // namespace
+
+class BoundsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Three dependent instructions (latencies 3, 1, 2) through a two-entry ROB:
+    //   c0 = 3; i1 starts at f0 = 3, c1 = 4; i2 arrives at c0 = 3, starts at f1 = 4, c2 = 6.
+    void robChainThroughTwoEntries() {
+        const auto region = regionOf({alu(3), alu(1, {0}), alu(2, {1})});
+        const auto result = RobModel::run(region, 2, 3);
+        QCOMPARE(result.commit, (std::vector<double>{3, 4, 6}));
+        QCOMPARE(result.ipc.size(), std::size_t(1));
+        QCOMPARE(result.ipc[0], 0.5f);
+        QCOMPARE(result.issueWait[0], float((0 + 3 + 1) / 3.0)); // s − a: 0, 3, 1
+    }
+
+    // Four independent 5-cycle ops, ROB of 2: the second pair arrives when the first commits.
+    void robIndependentPairs() {
+        const auto region = regionOf({alu(5), alu(5), alu(5), alu(5)});
+        const auto result = RobModel::run(region, 2, 2);
+        QCOMPARE(result.commit, (std::vector<double>{5, 5, 10, 10}));
+        QCOMPARE(result.ipc, (WindowSeries{0.4f, 0.4f}));
+        QCOMPARE(RobModel::run(region, 4, 4).commit.back(), 5.0);
+    }
+
+    // Memory ordering inside the ROB model: the younger load to a line starts first and pays
+    // the DRAM access; the older one (its start delayed by a 20-cycle op) waits for the line.
+    void robUsesMemoryOrdering() {
+        const auto region = regionOf({alu(20), load(0, 0, MemLevel::Dram, {0}),
+                                      load(0, 0, MemLevel::L1, {}, MemLevel::Dram)});
+        const auto result = RobModel::run(region, 8, 3);
+        QCOMPARE(result.commit, (std::vector<double>{20, 200, 200}));
+        // Program-order evaluation would have charged DRAM to the older load: 20 + 200.
+    }
+
+    void loadAndStoreQueues() {
+        // LQ of 1: three L1-hit loads serialise (4 cycles each); the ALU op in between is free.
+        const auto loads = regionOf(
+            {load(0, 0, MemLevel::L1), alu(1), load(1, 1, MemLevel::L1), load(2, 2, MemLevel::L1)});
+        QCOMPARE(QueueModel::run(loads, QueueModel::Kind::Load, 1, 4), (WindowSeries{4.0f / 12}));
+        QCOMPARE(QueueModel::run(loads, QueueModel::Kind::Load, 3, 4), (WindowSeries{1.0f}));
+        // SQ of 2 with 1-cycle stores: 4 stores take 2 cycles; loads are free for the SQ.
+        AnnotatedInstruction store = alu(1);
+        store.instrClass = InstrClass::Store;
+        store.storeCount = 1;
+        const auto stores = regionOf({store, store, store, store, load(0, 0, MemLevel::Dram)});
+        QCOMPARE(QueueModel::run(stores, QueueModel::Kind::Store, 2, 5), (WindowSeries{2.5f}));
+    }
+
+    void widthsAndPipes() {
+        std::vector<AnnotatedInstruction> mix;
+        for (int i = 0; i < 10; ++i)
+            mix.push_back(alu(1));
+        for (int i = 0; i < 4; ++i) {
+            AnnotatedInstruction fp = alu(3);
+            fp.instrClass = InstrClass::FpAdd;
+            mix.push_back(fp);
+        }
+        for (int i = 0; i < 6; ++i)
+            mix.push_back(load(0, 0, MemLevel::L1));
+        AnnotatedInstruction store = alu(1);
+        store.instrClass = InstrClass::Store;
+        store.storeCount = 1;
+        mix.push_back(store);
+        mix.push_back(store); // 22 instructions: 10 ALU, 4 FP, 6 loads, 2 stores
+        const auto region = regionOf(mix);
+        const auto counts = IssueModel::count(region, 22);
+        QCOMPARE(IssueModel::width(counts, IssueGroup::Alu, 2), (WindowSeries{22.0f * 2 / 10}));
+        QCOMPARE(IssueModel::width(counts, IssueGroup::Fp, 1), (WindowSeries{22.0f / 4}));
+        QCOMPARE(IssueModel::width(counts, IssueGroup::Memory, 2), (WindowSeries{22.0f * 2 / 8}));
+        // n_L = 6, n_S = 2, one LS pipe and one load pipe:
+        // worst T = 6/2 + 2/1 = 5, best T = max(2/1, 8/2) = 4.
+        const auto pipes = IssueModel::pipes(counts, 1, 1);
+        QCOMPARE(pipes.lower, (WindowSeries{22.0f / 5}));
+        QCOMPARE(pipes.upper, (WindowSeries{22.0f / 4}));
+    }
+
+    void frontEnd() {
+        // Three lines that each miss to DRAM (200 cycles), two instructions per line.
+        std::vector<AnnotatedInstruction> code;
+        for (int line = 0; line < 3; ++line) {
+            AnnotatedInstruction first = alu(1);
+            first.flags = AnnotatedInstruction::kNewFetchLine;
+            first.fetchLevel = MemLevel::Dram;
+            AnnotatedInstruction second = alu(1);
+            second.fetchLevel = MemLevel::Dram;
+            code.push_back(first);
+            code.push_back(second);
+        }
+        AnnotatedRegion region = regionOf(code);
+        // One fill at a time: lines arrive at 200, 400, 600.
+        QCOMPARE(FrontEndModel::icacheFills(region, 1, 6), (WindowSeries{6.0f / 600}));
+        // Three fills: all lines requested at once.
+        QCOMPARE(FrontEndModel::icacheFills(region, 3, 6), (WindowSeries{6.0f / 200}));
+        // Two fetch buffers: line 2 waits for line 0 to arrive.
+        QCOMPARE(FrontEndModel::fetchBuffers(region, 2, 6), (WindowSeries{6.0f / 400}));
+        // Fetch width 2 with a taken branch after 3 instructions: groups of 3 and 3 take
+        // 2 + 2 cycles.
+        region.instructions[2].flags |= AnnotatedInstruction::kTaken;
+        QCOMPARE(FrontEndModel::fetchWidth(region, 2, 6), (WindowSeries{6.0f / 4}));
+    }
+
+    void mismatchedMemoryConfigIsAnError() {
+        const auto k = kernel("chain-int-alu", {}, 10);
+        const AnnotatedRegion region =
+            RegionAnalyzer().analyze(k.records, k.warmup, MemoryConfig{});
+        CoreConfig config;
+        config.applyAssignment("l2_kb=512");
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, BoundsCalculator().compute(region, config));
+    }
+
+    // On a kernel made to be bound by one resource, that resource binds in the analytical
+    // models and the min of bounds is within 5 % of the simulated IPC.
+    void crossCheckAgainstSimulator_data() {
+        QTest::addColumn<QString>("kernelName");
+        QTest::addColumn<QString>("params");
+        QTest::addColumn<int>("iterations");
+        QTest::addColumn<QString>("setting");
+        QTest::addColumn<QString>("resource");
+        QTest::newRow("latency chain") << "chain-int-mul"
+                                       << "" << 500 << ""
+                                       << "rob";
+        QTest::newRow("alu issue") << "independent"
+                                   << "" << 300 << "alu_issue=2"
+                                   << "alu_issue";
+        QTest::newRow("fp issue") << "independent"
+                                  << "class=fp-add" << 300 << "fp_issue=2"
+                                  << "fp_issue";
+        QTest::newRow("ls issue") << "independent"
+                                  << "class=load" << 300 << "ls_issue=2"
+                                  << "ls_issue";
+        QTest::newRow("ls pipes") << "independent"
+                                  << "class=store" << 300 << "ls_pipes=1"
+                                  << "pipes";
+        QTest::newRow("commit width") << "independent"
+                                      << "class=nop" << 300 << "commit_width=3"
+                                      << "commit_width";
+        QTest::newRow("fetch width") << "independent"
+                                     << "class=nop,unroll=239" << 300 << "fetch_width=3"
+                                     << "fetch_width";
+        QTest::newRow("taken groups") << "taken-groups"
+                                      << "group=4" << 500 << "fetch_width=8"
+                                      << "fetch_width";
+        QTest::newRow("rob knee") << "rob-knee"
+                                  << "fillers=126" << 100 << "rob=64"
+                                  << "rob";
+        QTest::newRow("lq knee") << "lq-knee"
+                                 << "fillers=62" << 100 << "lq=32"
+                                 << "lq";
+        QTest::newRow("pointer chase") << "pointer-chase"
+                                       << "ws_kb=256" << 2 << "l1d_kb=32"
+                                       << "rob";
+        QTest::newRow("icache fills") << "taken-groups"
+                                      << "group=2,groups=131072,warmup=1" << 1 << "icache_fills=4"
+                                      << "icache_fills";
+        QTest::newRow("fetch buffers") << "taken-groups"
+                                       << "group=2,groups=131072,warmup=1" << 1 << "fetch_buffers=4"
+                                       << "fetch_buffers";
+    }
+
+    void crossCheckAgainstSimulator() {
+        QFETCH(QString, kernelName);
+        QFETCH(QString, params);
+        QFETCH(int, iterations);
+        QFETCH(QString, setting);
+        QFETCH(QString, resource);
+        std::map<std::string, std::string> values;
+        for (const auto& pair : params.split(',', Qt::SkipEmptyParts)) {
+            const auto kv = pair.split('=');
+            values[kv[0].toStdString()] = kv[1].toStdString();
+        }
+        const Kernel k = kernel(kernelName.toStdString(), values, iterations);
+        CoreConfig config = widest();
+        if (!setting.isEmpty())
+            config.applyAssignment(setting.toStdString());
+        const double simulated =
+            1.0 / ReferenceSimulator::simulate(k.records, k.warmup, config).cpi();
+        const AnnotatedRegion region =
+            RegionAnalyzer().analyze(k.records, k.warmup, MemoryConfig::fromCoreConfig(config));
+        const ResourceBounds bounds = BoundsCalculator().compute(region, config);
+        const auto share = bounds.bindingShare();
+        const auto top = std::max_element(share.begin(), share.end()) - share.begin();
+        QCOMPARE(QString::fromStdString(bounds.resources[static_cast<std::size_t>(top)]), resource);
+        QVERIFY(share[static_cast<std::size_t>(top)] > 0.9);
+        const double analytical = bounds.toJson(false)["min_of_bounds_ipc"].get<double>();
+        QVERIFY2(std::abs(analytical / simulated - 1.0) <= 0.05,
+                 qPrintable(QString("analytical %1, simulated %2").arg(analytical).arg(simulated)));
+    }
+};
+
+QTEST_APPLESS_MAIN(BoundsTest)
+#include "BoundsTest.moc"
