@@ -8,86 +8,92 @@
 namespace concorde {
 namespace {
 
-double lineLatency(const AnnotatedRegion& region, const AnnotatedInstruction& inst,
+double lineLatency(const AnnotatedRegion& region, std::uint32_t instruction,
                    std::uint32_t hitCycles) {
-    return inst.fetchLevel == MemLevel::L1 ? hitCycles : region.spec.latency(inst.fetchLevel);
+    const MemLevel level = region[instruction].fetchLevel;
+    return level == MemLevel::L1 ? hitCycles : region.spec.latency(level);
+}
+
+// Lines arrive at `ready[k]`; instructions are delivered in order, so a line's instructions are
+// done when it and every earlier line have arrived. The events are the line starts: the
+// instructions of line k complete at max(ready[0..k]).
+WindowSeries deliveredWindows(const RegionIndex& index, std::vector<double>& ready,
+                              std::uint32_t windowSize) {
+    double latest = 0;
+    for (double& r : ready)
+        r = latest = std::max(latest, r);
+    // A window whose last instruction sits inside line k completes when line k has arrived:
+    // fromEvents takes the latest line start at or before the window's end.
+    return WindowBounds::fromEvents(index.lineStarts, ready, index.region.size(), windowSize);
 }
 
 } // namespace
 
-WindowSeries FrontEndModel::fetchWidth(const AnnotatedRegion& region, std::uint32_t width,
+WindowSeries FrontEndModel::fetchWidth(const RegionIndex& index, std::uint32_t width,
                                        std::uint32_t windowSize) {
-    const std::size_t n = region.size();
+    const std::size_t n = index.region.size();
     const double w = std::max<std::uint32_t>(width, 1);
-    std::vector<double> done(n, 0);
-    double cycles = 0;
+    // Fetch groups end at taken branches; instruction j of a group is delivered in cycle
+    // ceil((j + 1) / W) of the group. Evaluate at window ends only.
+    WindowSeries series;
+    series.reserve(WindowBounds::windowCount(n, windowSize));
+    double cycles = 0; // cycles of completed groups
     std::size_t groupStart = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const bool ends = region[i].taken() || i + 1 == n;
-        if (ends) {
-            const double size = double(i + 1 - groupStart);
-            const double groupCycles = std::ceil(size / w);
-            // Instructions of the group are delivered over its cycles, W per cycle.
-            for (std::size_t j = groupStart; j <= i; ++j)
-                done[j] = cycles + std::ceil(double(j - groupStart + 1) / w);
-            cycles += groupCycles;
-            groupStart = i + 1;
+    std::size_t g = 0; // next taken branch
+    double previous = 0;
+    for (std::size_t start = 0; start < n; start += windowSize) {
+        const std::size_t last = std::min(n, start + std::size_t(windowSize)) - 1;
+        while (g < index.takenEnds.size() && index.takenEnds[g] < last) {
+            cycles += std::ceil(double(index.takenEnds[g] + 1 - groupStart) / w);
+            groupStart = index.takenEnds[g] + 1;
+            ++g;
         }
+        const double done = cycles + std::ceil(double(last + 1 - groupStart) / w);
+        const double count = double(last + 1 - start);
+        const double duration = done - previous;
+        series.push_back(duration > count / WindowBounds::kMaxIpc
+                             ? static_cast<float>(count / duration)
+                             : WindowBounds::kMaxIpc);
+        previous = done;
     }
-    return WindowBounds::fromCompletionTimes(done, windowSize);
+    return series;
 }
 
-WindowSeries FrontEndModel::icacheFills(const AnnotatedRegion& region, std::uint32_t fills,
+WindowSeries FrontEndModel::icacheFills(const RegionIndex& index, std::uint32_t fills,
                                         std::uint32_t windowSize, std::uint32_t hitCycles) {
-    const std::size_t n = region.size();
-    std::vector<double> done(n, 0);
+    const AnnotatedRegion& region = index.region;
+    std::vector<double> ready(index.lineStarts.size());
     std::priority_queue<double, std::vector<double>, std::greater<>> busyUntil;
-    double request = 0;   // time of the latest line request (requests are in order)
-    double delivered = 0; // delivery is in order
-    double lineReady = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const AnnotatedInstruction& inst = region[i];
-        if (i == 0 || inst.newFetchLine()) {
-            const bool miss = inst.fetchLevel != MemLevel::L1;
-            if (miss) {
-                while (busyUntil.size() >= std::max<std::uint32_t>(fills, 1)) {
-                    request = std::max(request, busyUntil.top());
-                    busyUntil.pop();
-                }
+    double request = 0; // requests are in order
+    const std::size_t slots = std::max<std::uint32_t>(fills, 1);
+    for (std::size_t k = 0; k < ready.size(); ++k) {
+        const std::uint32_t i = index.lineStarts[k];
+        const bool miss = region[i].fetchLevel != MemLevel::L1;
+        if (miss) {
+            while (busyUntil.size() >= slots) {
+                request = std::max(request, busyUntil.top());
+                busyUntil.pop();
             }
-            lineReady = request + lineLatency(region, inst, hitCycles);
-            if (miss)
-                busyUntil.push(lineReady);
         }
-        delivered = std::max(delivered, lineReady);
-        done[i] = delivered;
+        ready[k] = request + lineLatency(region, i, hitCycles);
+        if (miss)
+            busyUntil.push(ready[k]);
     }
-    return WindowBounds::fromCompletionTimes(done, windowSize);
+    return deliveredWindows(index, ready, windowSize);
 }
 
-WindowSeries FrontEndModel::fetchBuffers(const AnnotatedRegion& region, std::uint32_t buffers,
+WindowSeries FrontEndModel::fetchBuffers(const RegionIndex& index, std::uint32_t buffers,
                                          std::uint32_t windowSize, std::uint32_t hitCycles) {
-    const std::size_t n = region.size();
-    std::vector<double> done(n, 0);
-    std::deque<double> arrivals; // arrival times of the last B lines
+    const AnnotatedRegion& region = index.region;
+    std::vector<double> ready(index.lineStarts.size());
     double request = 0;
-    double delivered = 0;
-    double lineReady = 0;
     const std::size_t b = std::max<std::uint32_t>(buffers, 1);
-    for (std::size_t i = 0; i < n; ++i) {
-        const AnnotatedInstruction& inst = region[i];
-        if (i == 0 || inst.newFetchLine()) {
-            if (arrivals.size() >= b) {
-                request = std::max(request, arrivals.front());
-                arrivals.pop_front();
-            }
-            lineReady = request + lineLatency(region, inst, hitCycles);
-            arrivals.push_back(lineReady);
-        }
-        delivered = std::max(delivered, lineReady);
-        done[i] = delivered;
+    for (std::size_t k = 0; k < ready.size(); ++k) {
+        if (k >= b)
+            request = std::max(request, ready[k - b]); // line k−B frees its entry on arrival
+        ready[k] = request + lineLatency(region, index.lineStarts[k], hitCycles);
     }
-    return WindowBounds::fromCompletionTimes(done, windowSize);
+    return deliveredWindows(index, ready, windowSize);
 }
 
 } // namespace concorde

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/AnnotatedRegion.h"
+#include "bounds/RegionIndex.h"
 #include "bounds/WindowBounds.h"
 
 namespace concorde {
@@ -20,11 +21,11 @@ namespace concorde {
 ///     branch). The group straddling a window boundary is charged to the window it ends in.
 class FrontEndModel {
 public:
-    static WindowSeries fetchWidth(const AnnotatedRegion& region, std::uint32_t width,
+    static WindowSeries fetchWidth(const RegionIndex& index, std::uint32_t width,
                                    std::uint32_t windowSize);
-    static WindowSeries icacheFills(const AnnotatedRegion& region, std::uint32_t fills,
+    static WindowSeries icacheFills(const RegionIndex& index, std::uint32_t fills,
                                     std::uint32_t windowSize, std::uint32_t hitCycles = 1);
-    static WindowSeries fetchBuffers(const AnnotatedRegion& region, std::uint32_t buffers,
+    static WindowSeries fetchBuffers(const RegionIndex& index, std::uint32_t buffers,
                                      std::uint32_t windowSize, std::uint32_t hitCycles = 1);
 };
 

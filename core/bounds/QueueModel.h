@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/AnnotatedRegion.h"
+#include "bounds/RegionIndex.h"
 #include "bounds/WindowBounds.h"
 
 namespace concorde {
@@ -14,8 +15,12 @@ namespace concorde {
 class QueueModel {
 public:
     enum class Kind { Load, Store };
-    static WindowSeries run(const AnnotatedRegion& region, Kind kind, std::uint32_t queueSize,
+    static WindowSeries run(const RegionIndex& index, Kind kind, std::uint32_t queueSize,
                             std::uint32_t windowSize);
+    static WindowSeries run(const AnnotatedRegion& region, Kind kind, std::uint32_t queueSize,
+                            std::uint32_t windowSize) {
+        return run(RegionIndex(region), kind, queueSize, windowSize);
+    }
 };
 
 } // namespace concorde

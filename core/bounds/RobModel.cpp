@@ -3,99 +3,163 @@
 #include "analysis/MemoryOrderingModel.h"
 
 #include <algorithm>
-#include <queue>
 
 namespace concorde {
 namespace {
 
-WindowSeries windowMeans(const std::vector<double>& values, std::uint32_t windowSize) {
+WindowSeries windowMeans(const std::vector<double>& minuend, const std::vector<double>& subtrahend,
+                         std::uint32_t windowSize) {
     WindowSeries means;
-    for (std::size_t start = 0; start < values.size(); start += windowSize) {
-        const std::size_t end = std::min(values.size(), start + windowSize);
+    means.reserve(WindowBounds::windowCount(minuend.size(), windowSize));
+    for (std::size_t first = 0; first < minuend.size(); first += windowSize) {
+        const std::size_t end = std::min(minuend.size(), first + windowSize);
         double sum = 0;
-        for (std::size_t i = start; i < end; ++i)
-            sum += values[i];
-        means.push_back(static_cast<float>(sum / double(end - start)));
+        for (std::size_t i = first; i < end; ++i)
+            sum += minuend[i] - subtrahend[i];
+        means.push_back(static_cast<float>(sum / double(end - first)));
     }
     return means;
 }
 
 } // namespace
 
-RobModel::Result RobModel::run(const AnnotatedRegion& region, std::uint32_t robSize,
-                               std::uint32_t windowSize) {
+RobModel::RobModel(const AnnotatedRegion& region) : region_(region) {
+    const std::size_t n = region.size();
+    // Consumers of each instruction, CSR, to release them when a producer finishes.
+    consumerStart_.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::int32_t p : region[i].producers)
+            ++consumerStart_[static_cast<std::size_t>(p) + 1];
+    for (std::size_t i = 0; i < n; ++i)
+        consumerStart_[i + 1] += consumerStart_[i];
+    consumers_.resize(consumerStart_[n]);
+    std::vector<std::uint32_t> fill(consumerStart_.begin(), consumerStart_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::int32_t p : region[i].producers)
+            consumers_[fill[static_cast<std::size_t>(p)]++] = static_cast<std::uint32_t>(i);
+    compact_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const AnnotatedInstruction& inst = region[i];
+        compact_[i] = {inst.lineId,
+                       inst.episodeId,
+                       inst.isLoad() ? inst.classLatency : inst.latency,
+                       static_cast<std::uint8_t>(inst.isLoad() ? 1 : 0),
+                       static_cast<std::uint8_t>(inst.episodeLevel),
+                       static_cast<std::uint8_t>(inst.producers.size())};
+    }
+    arrival_.resize(n);
+    start_.resize(n);
+    finish_.resize(n);
+    commit_.resize(n);
+    pending_.resize(n);
+}
+
+RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) {
+    const AnnotatedRegion& region = region_;
     const std::size_t n = region.size();
     Result result;
     if (n == 0)
         return result;
     const std::size_t rob = std::max<std::uint32_t>(robSize, 1);
-    std::vector<double> arrival(n, 0), start(n, 0), finish(n, -1), commit(n, 0);
-    std::vector<std::uint8_t> pending(n, 0);
-    // Consumers of each instruction, CSR, to release them when a producer finishes.
-    std::vector<std::uint32_t> first(n + 1, 0);
+    std::fill(arrival_.begin(), arrival_.end(), 0.0);
+    std::fill(start_.begin(), start_.end(), 0.0);
+    std::fill(finish_.begin(), finish_.end(), -1.0);
     for (std::size_t i = 0; i < n; ++i)
-        for (std::int32_t p : region[i].producers)
-            ++first[static_cast<std::size_t>(p) + 1];
-    for (std::size_t i = 0; i < n; ++i)
-        first[i + 1] += first[i];
-    std::vector<std::uint32_t> consumers(first[n]);
-    {
-        std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::int32_t p : region[i].producers)
-                consumers[fill[static_cast<std::size_t>(p)]++] = static_cast<std::uint32_t>(i);
-    }
-    for (std::size_t i = 0; i < n; ++i)
-        pending[i] = static_cast<std::uint8_t>(region[i].producers.size() + (i >= rob ? 1 : 0));
+        pending_[i] = static_cast<std::uint8_t>(compact_[i].producers + (i >= rob ? 1 : 0));
 
-    using Event = std::pair<double, std::uint32_t>; // (start time, instruction)
-    std::priority_queue<Event, std::vector<Event>, std::greater<>> ready;
+    // The ring must span the largest distance between now and a scheduled start: the slowest
+    // memory response (an in-flight line may be up to one DRAM latency away) plus the slowest
+    // class latency.
+    std::uint32_t maxLatency = 1;
+    for (auto latency : region.spec.latencies)
+        maxLatency = std::max(maxLatency, latency);
+    for (const Compact& c : compact_)
+        maxLatency = std::max<std::uint32_t>(maxLatency, c.latency);
+    std::size_t ringSize = 64;
+    while (ringSize <= 2u * maxLatency + 2)
+        ringSize *= 2;
+    const std::size_t mask = ringSize - 1;
+    if (buckets_.size() != ringSize)
+        buckets_.assign(ringSize, {});
+    for (auto& bucket : buckets_)
+        bucket.clear();
+    std::size_t scheduled = 0;
+    // One bit per bucket, so that long idle stretches (a chain of DRAM misses) are skipped a
+    // word at a time instead of cycle by cycle.
+    std::vector<std::uint64_t> occupied(ringSize / 64, 0);
+    const auto push = [&](double s, std::size_t i) {
+        const std::size_t slot = static_cast<std::size_t>(s) & mask;
+        buckets_[slot].push_back(static_cast<std::uint32_t>(i));
+        occupied[slot >> 6] |= std::uint64_t{1} << (slot & 63);
+        ++scheduled;
+    };
+    // The first cycle ≥ `from` whose bucket is occupied (the ring holds at most one lap).
+    const auto nextOccupied = [&](std::size_t from) {
+        std::size_t t = from;
+        for (std::size_t scanned = 0; scanned <= ringSize + 64;) {
+            const std::size_t slot = t & mask;
+            const std::uint64_t word = occupied[slot >> 6] >> (slot & 63);
+            if (word != 0)
+                return t + static_cast<std::size_t>(__builtin_ctzll(word));
+            const std::size_t advance = 64 - (slot & 63); // to the next word
+            t += advance;
+            scanned += advance;
+        }
+        return from; // not reached while anything is scheduled
+    };
     for (std::size_t i = 0; i < std::min(n, rob); ++i)
-        if (pending[i] == 0)
-            ready.push({0.0, static_cast<std::uint32_t>(i)});
+        if (pending_[i] == 0)
+            push(0.0, i);
 
     MemoryOrderingModel memory(region);
     std::size_t committed = 0; // instructions [0, committed) have commit times
     double lastCommit = 0;
-    const auto release = [&](std::size_t j, double time) {
-        start[j] = std::max(start[j], time);
-        if (--pending[j] == 0)
-            ready.push({start[j], static_cast<std::uint32_t>(j)});
+    const auto release = [&](std::size_t j, double time) __attribute__((always_inline)) {
+        if (time > start_[j])
+            start_[j] = time;
+        if (--pending_[j] == 0)
+            push(start_[j], j);
     };
-    while (!ready.empty()) {
-        const auto [s, i] = ready.top();
-        ready.pop();
-        const AnnotatedInstruction& inst = region[i];
-        const double f =
-            inst.isLoad() ? memory.respond(inst, s) + inst.classLatency : s + inst.latency;
-        finish[i] = f;
-        for (std::uint32_t c = first[i]; c < first[i + 1]; ++c)
-            release(consumers[c], f);
-        // Commit in order as far as finished instructions allow; each commit lets the
-        // instruction R places younger arrive.
-        while (committed < n && finish[committed] >= 0) {
-            lastCommit = std::max(lastCommit, finish[committed]);
-            commit[committed] = lastCommit;
-            if (committed + rob < n) {
-                arrival[committed + rob] = lastCommit;
-                release(committed + rob, lastCommit);
+    std::vector<std::uint32_t> current;
+    for (std::size_t now = 0; scheduled > 0; ++now) {
+        now = nextOccupied(now);
+        auto& bucket = buckets_[now & mask];
+        occupied[(now & mask) >> 6] &= ~(std::uint64_t{1} << (now & 63));
+        current.swap(bucket);
+        std::sort(current.begin(), current.end());
+        scheduled -= current.size();
+        for (const std::uint32_t i : current) {
+            const double s = static_cast<double>(now);
+            const Compact& inst = compact_[i];
+            const double f = inst.isLoad
+                                 ? memory.respond(inst.lineId, inst.episodeId,
+                                                  static_cast<MemLevel>(inst.episodeLevel), s) +
+                                       inst.latency
+                                 : s + inst.latency;
+            finish_[i] = f;
+            for (std::uint32_t c = consumerStart_[i]; c < consumerStart_[i + 1]; ++c)
+                release(consumers_[c], f);
+            // Commit in order as far as finished instructions allow; each commit lets the
+            // instruction R places younger arrive.
+            while (committed < n && finish_[committed] >= 0) {
+                lastCommit = std::max(lastCommit, finish_[committed]);
+                commit_[committed] = lastCommit;
+                if (committed + rob < n) {
+                    arrival_[committed + rob] = lastCommit;
+                    release(committed + rob, lastCommit);
+                }
+                ++committed;
             }
-            ++committed;
         }
+        current.clear();
     }
 
-    result.ipc = WindowBounds::fromCompletionTimes(commit, windowSize);
-    std::vector<double> issueWait(n), execution(n), commitWait(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        issueWait[i] = start[i] - arrival[i];
-        execution[i] = finish[i] - start[i];
-        commitWait[i] = commit[i] - finish[i];
-    }
-    result.issueWait = windowMeans(issueWait, windowSize);
-    result.execution = windowMeans(execution, windowSize);
-    result.commitWait = windowMeans(commitWait, windowSize);
-    result.overallIpc = commit.back() > 0 ? double(n) / commit.back() : WindowBounds::kMaxIpc;
-    result.commit = std::move(commit);
+    result.ipc = WindowBounds::fromCompletionTimes(commit_, windowSize);
+    result.issueWait = windowMeans(start_, arrival_, windowSize);
+    result.execution = windowMeans(finish_, start_, windowSize);
+    result.commitWait = windowMeans(commit_, finish_, windowSize);
+    result.overallIpc = commit_.back() > 0 ? double(n) / commit_.back() : WindowBounds::kMaxIpc;
+    result.commit = commit_;
     return result;
 }
 

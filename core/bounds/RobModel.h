@@ -13,24 +13,54 @@ namespace concorde {
 ///            (MemoryOrderingModel) plus the class latency
 ///   commit   c_i = max(f_i, c_{i-1})
 /// Loads are answered in order of their start times, as the ordering model requires; the
-/// evaluation is event-driven (a heap of instructions whose start is known), which yields
+/// evaluation is event-driven (a calendar of instructions whose start is known), which yields
 /// starts in non-decreasing order because every time derived from an event is ≥ that event's.
 ///
-/// Results: the per-window IPC bound, and per-window means of the three latency components of
-/// each instruction (issue wait s−a, execution f−s, commit wait c−f) for the auxiliary features.
+/// Construct once per analysed region (it prepares the consumer lists) and run() for each ROB
+/// size; run() reuses its buffers, so a sweep over sizes allocates nothing. Not thread-safe:
+/// use one RobModel per thread.
 class RobModel {
 public:
     struct Result {
         WindowSeries ipc;
-        WindowSeries issueWait;
-        WindowSeries execution;
-        WindowSeries commitWait;
+        WindowSeries issueWait;     ///< per-window mean of s − a
+        WindowSeries execution;     ///< per-window mean of f − s
+        WindowSeries commitWait;    ///< per-window mean of c − f
         double overallIpc = 0;      ///< instructions / c_last
         std::vector<double> commit; ///< c_i of every instruction
     };
 
+    explicit RobModel(const AnnotatedRegion& region);
+    Result run(std::uint32_t robSize, std::uint32_t windowSize);
+
+    /// One-off convenience: prepare and run.
     static Result run(const AnnotatedRegion& region, std::uint32_t robSize,
-                      std::uint32_t windowSize);
+                      std::uint32_t windowSize) {
+        return RobModel(region).run(robSize, windowSize);
+    }
+
+private:
+    /// What run() needs of each instruction, packed (16 bytes) so the event loop stays in cache.
+    struct Compact {
+        std::uint32_t lineId;
+        std::uint32_t episodeId;
+        std::uint16_t latency; ///< non-loads: total; loads: class latency after the response
+        std::uint8_t isLoad;
+        std::uint8_t episodeLevel;
+        std::uint8_t producers;
+    };
+
+    const AnnotatedRegion& region_;
+    std::vector<Compact> compact_;
+    std::vector<std::uint32_t> consumerStart_;
+    std::vector<std::uint32_t> consumers_;
+    std::vector<double> arrival_, start_, finish_, commit_;
+    std::vector<std::uint8_t> pending_;
+    /// Calendar queue of instructions whose start is known: every time in the model is a whole
+    /// cycle and every event schedules strictly later than the current time, no further ahead
+    /// than the longest latency, so a ring of per-cycle buckets replaces a heap. Within a cycle
+    /// instructions start in program order.
+    std::vector<std::vector<std::uint32_t>> buckets_;
 };
 
 } // namespace concorde

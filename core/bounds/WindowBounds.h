@@ -22,6 +22,13 @@ public:
     /// done[end of window k]; its bound is its instruction count over that duration.
     static WindowSeries fromCompletionTimes(std::span<const double> done, std::uint32_t windowSize);
 
+    /// The same from a model that only knows the completion times of some instructions: `events`
+    /// are (instruction index, time) in increasing index and non-decreasing time; instructions
+    /// in between complete with the latest event before them (they are free for the model).
+    static WindowSeries fromEvents(std::span<const std::uint32_t> indices,
+                                   std::span<const double> times, std::size_t instructions,
+                                   std::uint32_t windowSize);
+
     /// A bound that is a rate: window k gets capacity · count_k / demand_k, where demand_k is how
     /// much of the resource window k uses (e.g. ALU instructions) and capacity how much is
     /// available per cycle. Windows with no demand get kMaxIpc.

@@ -171,15 +171,15 @@ private slots:
         }
         AnnotatedRegion region = regionOf(code);
         // One fill at a time: lines arrive at 200, 400, 600.
-        QCOMPARE(FrontEndModel::icacheFills(region, 1, 6), (WindowSeries{6.0f / 600}));
+        QCOMPARE(FrontEndModel::icacheFills(RegionIndex(region), 1, 6), (WindowSeries{6.0f / 600}));
         // Three fills: all lines requested at once.
-        QCOMPARE(FrontEndModel::icacheFills(region, 3, 6), (WindowSeries{6.0f / 200}));
+        QCOMPARE(FrontEndModel::icacheFills(RegionIndex(region), 3, 6), (WindowSeries{6.0f / 200}));
         // Two fetch buffers: line 2 waits for line 0 to arrive.
-        QCOMPARE(FrontEndModel::fetchBuffers(region, 2, 6), (WindowSeries{6.0f / 400}));
+        QCOMPARE(FrontEndModel::fetchBuffers(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 400}));
         // Fetch width 2 with a taken branch after 3 instructions: groups of 3 and 3 take
         // 2 + 2 cycles.
         region.instructions[2].flags |= AnnotatedInstruction::kTaken;
-        QCOMPARE(FrontEndModel::fetchWidth(region, 2, 6), (WindowSeries{6.0f / 4}));
+        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 4}));
     }
 
     void mismatchedMemoryConfigIsAnError() {

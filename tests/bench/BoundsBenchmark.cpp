@@ -1,0 +1,82 @@
+// Analytical bounds speed (DESIGN §12: all bounds for one configuration of a 100k-instruction
+// region ≤ 5 ms; the trace analysis for a memory configuration is measured separately because
+// it is shared by every configuration with the same memory parameters).
+#include "analysis/MemoryConfig.h"
+#include "analysis/RegionAnalyzer.h"
+#include "bounds/BoundsCalculator.h"
+#include "bounds/RobModel.h"
+#include "params/Preset.h"
+#include "trace/TraceReader.h"
+
+#include <benchmark/benchmark.h>
+
+using namespace concorde;
+
+namespace {
+
+struct Loaded {
+    std::vector<TraceRecord> records;
+    std::uint64_t warmup = 0;
+    AnnotatedRegion region;
+    CoreConfig config;
+};
+
+const Loaded& loaded() {
+    static const Loaded data = [] {
+        Loaded d;
+        TraceReader reader(std::string(CONCORDE_SOURCE_DIR) + "/data/samples/xz-compress.ctrace");
+        reader.readRegion(0, d.records);
+        d.warmup = reader.info().regions[0].warmup;
+        d.config = Preset::load(std::string(CONCORDE_SOURCE_DIR) + "/resources/presets/n1-like.json")
+                       .config;
+        d.region = RegionAnalyzer().analyze(d.records, d.warmup, MemoryConfig::fromCoreConfig(d.config));
+        return d;
+    }();
+    return data;
+}
+
+// Per configuration: the region is analysed and prepared once (shared by every configuration
+// with its memory parameters), then each configuration costs this.
+void allBoundsOneConfig(benchmark::State& state) {
+    const Loaded& d = loaded();
+    const BoundsCalculator calculator;
+    auto prepared = calculator.prepare(d.region);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(calculator.compute(prepared, d.config, false).windows());
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
+}
+
+void robModelOneSize(benchmark::State& state) {
+    const Loaded& d = loaded();
+    RobModel model(d.region);
+    for (auto _ : state)
+        benchmark::DoNotOptimize(model.run(128, 400).overallIpc);
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
+}
+
+void traceAnalysisOneMemoryConfig(benchmark::State& state) {
+    const Loaded& d = loaded();
+    const RegionAnalyzer analyzer;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            analyzer.analyze(d.records, d.warmup, MemoryConfig::fromCoreConfig(d.config)).size());
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
+}
+
+} // namespace
+
+// The per-region preparation (index, consumer lists, counts): once per memory configuration.
+void prepareRegion(benchmark::State& state) {
+    const Loaded& d = loaded();
+    const BoundsCalculator calculator;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(calculator.prepare(d.region).index.loads.size());
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
+}
+
+BENCHMARK(allBoundsOneConfig)->Unit(benchmark::kMillisecond);
+BENCHMARK(prepareRegion)->Unit(benchmark::kMillisecond);
+BENCHMARK(robModelOneSize)->Unit(benchmark::kMillisecond);
+BENCHMARK(traceAnalysisOneMemoryConfig)->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
