@@ -4,6 +4,7 @@
 #include "analysis/MemoryConfig.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"
+#include "bounds/GridBounds.h"
 #include "bounds/RobModel.h"
 #include "params/Preset.h"
 #include "trace/TraceReader.h"
@@ -27,9 +28,11 @@ const Loaded& loaded() {
         TraceReader reader(std::string(CONCORDE_SOURCE_DIR) + "/data/samples/xz-compress.ctrace");
         reader.readRegion(0, d.records);
         d.warmup = reader.info().regions[0].warmup;
-        d.config = Preset::load(std::string(CONCORDE_SOURCE_DIR) + "/resources/presets/n1-like.json")
-                       .config;
-        d.region = RegionAnalyzer().analyze(d.records, d.warmup, MemoryConfig::fromCoreConfig(d.config));
+        d.config =
+            Preset::load(std::string(CONCORDE_SOURCE_DIR) + "/resources/presets/n1-like.json")
+                .config;
+        d.region =
+            RegionAnalyzer().analyze(d.records, d.warmup, MemoryConfig::fromCoreConfig(d.config));
         return d;
     }();
     return data;
@@ -74,7 +77,19 @@ void prepareRegion(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
 }
 
+// The whole default grid for one region (54 memory configurations analysed, every model at
+// every grid value), parallel with TBB over the machine's cores.
+void defaultGridOneRegion(benchmark::State& state) {
+    const Loaded& d = loaded();
+    const BoundsGrid grid = defaultBoundsGrid();
+    std::size_t series = 0;
+    for (auto _ : state)
+        series = GridBounds::build(d.records, d.warmup, grid).series.size();
+    state.counters["series"] = static_cast<double>(series);
+}
+
 BENCHMARK(allBoundsOneConfig)->Unit(benchmark::kMillisecond);
+BENCHMARK(defaultGridOneRegion)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(prepareRegion)->Unit(benchmark::kMillisecond);
 BENCHMARK(robModelOneSize)->Unit(benchmark::kMillisecond);
 BENCHMARK(traceAnalysisOneMemoryConfig)->Unit(benchmark::kMillisecond);

@@ -3,6 +3,7 @@
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"
 #include "bounds/FrontEndModel.h"
+#include "bounds/GridBounds.h"
 #include "bounds/IssueModel.h"
 #include "bounds/QueueModel.h"
 #include "bounds/RobModel.h"
@@ -175,7 +176,8 @@ private slots:
         // Three fills: all lines requested at once.
         QCOMPARE(FrontEndModel::icacheFills(RegionIndex(region), 3, 6), (WindowSeries{6.0f / 200}));
         // Two fetch buffers: line 2 waits for line 0 to arrive.
-        QCOMPARE(FrontEndModel::fetchBuffers(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 400}));
+        QCOMPARE(FrontEndModel::fetchBuffers(RegionIndex(region), 2, 6),
+                 (WindowSeries{6.0f / 400}));
         // Fetch width 2 with a taken branch after 3 instructions: groups of 3 and 3 take
         // 2 + 2 cycles.
         region.instructions[2].flags |= AnnotatedInstruction::kTaken;
@@ -189,6 +191,56 @@ private slots:
         CoreConfig config;
         config.applyAssignment("l2_kb=512");
         QVERIFY_THROWS_EXCEPTION(ConcordeError, BoundsCalculator().compute(region, config));
+    }
+
+    // The grid sweep stores exactly what BoundsCalculator computes for each configuration.
+    void gridMatchesSingleConfigurations() {
+        const Kernel k = kernel("lq-knee", {{"fillers", "20"}}, 40);
+        BoundsGrid grid = defaultBoundsGrid();
+        grid[index(ParamId::L1dKb)] = {32, 64};
+        grid[index(ParamId::L2Kb)] = {512};
+        grid[index(ParamId::L1iKb)] = {32};
+        const auto result = GridBounds::build(k.records, k.warmup, grid, 100);
+        QCOMPARE(result.memoryConfigurations, std::size_t(2 * 1 * 1 * 2));
+        std::map<std::string, int> perName;
+        for (const auto& s : result.series)
+            ++perName[s.name];
+        QCOMPARE(perName["rob"], 4 * 10);
+        QCOMPARE(perName["lq"], 4 * 9);
+        QCOMPARE(perName["alu_issue"], 8);
+        QCOMPARE(perName["pipes"], 4 * 5);
+        QCOMPARE(perName["mispredicts_pki"], 1 + 6); // TAGE + simple at 6 rates
+        CoreConfig config = widest();
+        config.applyAssignment("l1d_kb=64");
+        config.applyAssignment("l2_kb=512");
+        config.applyAssignment("l1i_kb=32");
+        config.applyAssignment("rob=48");
+        config.applyAssignment("lq=24");
+        config.applyAssignment("alu_issue=3");
+        const AnnotatedRegion region =
+            RegionAnalyzer().analyze(k.records, k.warmup, MemoryConfig::fromCoreConfig(config));
+        const ResourceBounds single = BoundsCalculator(100).compute(region, config);
+        const auto find = [&](const std::string& name, ParamId id,
+                              double value) -> const WindowSeries& {
+            for (const auto& s : result.series)
+                if (s.name == name && (!s.memoryDependent || s.memory == region.memoryConfig) &&
+                    s.settings.size() == 1 && s.settings[0] == std::pair{id, value})
+                    return s.values;
+            throw std::runtime_error("series not found: " + name);
+        };
+        const auto seriesOf = [&](const std::string& name) {
+            return single.series[static_cast<std::size_t>(
+                std::find(single.resources.begin(), single.resources.end(), name) -
+                single.resources.begin())];
+        };
+        QCOMPARE(find("rob", ParamId::Rob, 48), seriesOf("rob"));
+        QCOMPARE(find("lq", ParamId::LoadQueue, 24), seriesOf("lq"));
+        QCOMPARE(find("alu_issue", ParamId::AluIssue, 3), seriesOf("alu_issue"));
+        // Different ROB sizes give different series on this ROB-sensitive kernel.
+        QVERIFY(find("rob", ParamId::Rob, 16) != find("rob", ParamId::Rob, 512));
+        // Off-range grids are refused.
+        grid[index(ParamId::Rob)] = {4};
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, GridBounds::build(k.records, k.warmup, grid, 100));
     }
 
     // On a kernel made to be bound by one resource, that resource binds in the analytical

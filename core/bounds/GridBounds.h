@@ -1,0 +1,54 @@
+#pragma once
+
+#include "analysis/MemoryConfig.h"
+#include "bounds/WindowBounds.h"
+#include "params/ParameterSpec.h"
+#include "trace/TraceRecord.h"
+
+#include <array>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace concorde {
+
+/// The grid values of each parameter that a database precomputes (DESIGN §3 default grid unless
+/// replaced), indexed by ParamId.
+using BoundsGrid = std::array<std::vector<double>, kParamCount>;
+BoundsGrid defaultBoundsGrid();
+
+/// One precomputed per-window series: a resource (or auxiliary feature) at one setting of the
+/// parameters it depends on.
+struct GridSeries {
+    std::string name; ///< "rob", "lq", "rob.issue_wait", "mispredicts_pki", ...
+    bool memoryDependent = false;
+    MemoryConfig memory;                              ///< when memoryDependent
+    std::vector<std::pair<ParamId, double>> settings; ///< the non-memory parameters it depends on
+    WindowSeries values;
+};
+
+/// Every series of one region over a whole parameter grid — what `build-db` stores per region.
+/// The trace analysis runs once per memory configuration and each model once per value of its
+/// own parameters: memory-dependent models (ROB, LQ, I-cache fills, fetch buffers, the ROB
+/// latency components and fixed-size ROB throughputs) per memory configuration, the others
+/// (issue widths, pipes, fetch width, SQ, mispredictions, branch and fence counts) once.
+/// Memory configurations are processed in parallel with TBB.
+class GridBounds {
+public:
+    struct Result {
+        std::vector<GridSeries> series;
+        std::uint64_t instructions = 0;
+        std::uint32_t windowSize = 0;
+        std::size_t memoryConfigurations = 0;
+    };
+
+    /// `progress` (optional, may be called from worker threads) gets the number of memory
+    /// configurations finished; returning false cancels (a runtime ConcordeError is thrown).
+    static Result
+    build(std::span<const TraceRecord> records, std::uint64_t warmup, const BoundsGrid& grid,
+          std::uint32_t windowSize = 400,
+          const std::function<bool(std::size_t done, std::size_t total)>& progress = {});
+};
+
+} // namespace concorde
