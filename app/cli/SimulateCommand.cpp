@@ -1,6 +1,7 @@
 #include "SimulateCommand.h"
 
 #include "ConfigOptions.h"
+#include "RegionSelection.h"
 #include "common/ConcordeError.h"
 #include "refsim/ReferenceSimulator.h"
 #include "trace/TraceReader.h"
@@ -42,22 +43,7 @@ int SimulateCommand::run(const std::vector<std::string>& args, std::ostream& out
     TraceReader reader(traces.front());
     reader.verifyAll(); // a malformed trace is reported, never simulated
     const auto& regions = reader.info().regions;
-    std::vector<std::size_t> selected;
-    if (regionText) {
-        std::size_t index = 0;
-        try {
-            index = std::stoul(*regionText);
-        } catch (const std::exception&) {
-            throw usageError("--region expects a region number, got '" + *regionText + "'");
-        }
-        if (index >= regions.size())
-            throw badInput("region " + *regionText + " does not exist; the trace has " +
-                           std::to_string(regions.size()) + " regions");
-        selected.push_back(index);
-    } else {
-        for (std::size_t i = 0; i < regions.size(); ++i)
-            selected.push_back(i);
-    }
+    const std::vector<std::size_t> selected = RegionSelection(regionText).resolve(regions.size());
 
     nlohmann::json report;
     report["trace"] = traces.front();

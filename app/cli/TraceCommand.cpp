@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <ostream>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -140,6 +141,11 @@ int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out,
     if (child < 0)
         throw runtimeFailure(std::string("cannot fork: ") + std::strerror(errno));
     if (child == 0) {
+        // If concorde dies (SIGKILL while fast-forwarding, when the tool writes nothing and so
+        // never notices a closed pipe), take the tracer down with it.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() == 1)
+            ::_exit(127); // the parent died before prctl took effect
         ::fcntl(fds[1], F_SETFD, 0); // the write end survives exec; the read end does not
         ::setenv("VALGRIND_LIB", tools.c_str(), 1);
         ::execv(valgrind.c_str(), argv.data());

@@ -9,6 +9,13 @@
 namespace concorde {
 
 AtomicFile::AtomicFile(std::filesystem::path destination) : destination_(std::move(destination)) {
+    // Renaming over a device, FIFO or directory would replace it (e.g. -o /dev/null run as
+    // root would turn /dev/null into a regular file): only regular files are outputs.
+    std::error_code ec;
+    const auto status = std::filesystem::symlink_status(destination_, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        throw badInput(destination_.string() +
+                       " exists and is not a regular file; refusing to replace it");
     temporary_ = destination_;
     temporary_ += ".tmp-" + std::to_string(::getpid());
     file_ = std::fopen(temporary_.c_str(), "wb");

@@ -1,6 +1,7 @@
 // Parameter space, CoreConfig validation, --set parsing and the shipped presets.
 #include "params/CoreConfig.h"
 
+#include "../support/ErrorCapture.h"
 #include "common/ConcordeError.h"
 #include "params/PresetLibrary.h"
 
@@ -10,19 +11,10 @@
 #include <nlohmann/json.hpp>
 
 using namespace concorde;
+using concorde::testing::errorOf;
 
 class CoreConfigTest : public QObject {
     Q_OBJECT
-
-private:
-    static QString errorOf(const std::function<void()>& action) {
-        try {
-            action();
-        } catch (const ConcordeError& e) {
-            return QString::fromStdString(e.what());
-        }
-        return {};
-    }
 
 private slots:
     void spaceHasTwentyParametersInIdOrder() {

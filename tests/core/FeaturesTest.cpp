@@ -1,5 +1,6 @@
 // Feature machinery (DESIGN §8): distribution encoding and CDFs, the feature layout and its block
 // dependencies and combinations, parameter normalisation, JSON and binary blob round trips.
+#include "../support/ErrorCapture.h"
 #include "common/ConcordeError.h"
 #include "features/BlockCombinations.h"
 #include "features/Cdf.h"
@@ -28,16 +29,7 @@ using GridMap = std::map<ParamId, std::vector<double>>;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 /// The message of the ConcordeError `action` throws, or empty if it throws none.
-QString errorOf(const std::function<void()>& action, ErrorKind* kind = nullptr) {
-    try {
-        action();
-    } catch (const ConcordeError& e) {
-        if (kind)
-            *kind = e.kind();
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
+using concorde::testing::errorOf;
 
 Floats concat(std::initializer_list<Floats> parts) {
     Floats all;

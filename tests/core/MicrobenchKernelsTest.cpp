@@ -12,6 +12,8 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include "../support/ErrorCapture.h"
 #include <functional>
 #include <map>
 #include <set>
@@ -80,16 +82,7 @@ std::string traceProperty(const TraceInfo& info, const std::string& key) {
     return it == info.properties.end() ? "<missing>" : it->second;
 }
 
-QString errorOf(const std::function<void()>& action, ErrorKind* kind = nullptr) {
-    try {
-        action();
-    } catch (const ConcordeError& e) {
-        if (kind)
-            *kind = e.kind();
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
+using concorde::testing::errorOf;
 
 } // namespace
 

@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace concorde;
 using concorde::testing::makeRandomRecords;
@@ -154,6 +155,21 @@ private slots:
         }
         QVERIFY(!QFile::exists(path));
         QVERIFY(QDir(dir_.path()).entryList({"unfinished*"}, QDir::Files).isEmpty());
+    }
+
+    // Output paths that are not regular files are refused, never replaced by the rename.
+    void specialFilesAreNotReplaced() {
+        const QString fifo = dir_.filePath("fifo");
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        try {
+            TraceWriter writer(fifo.toStdString(), TraceInfo{});
+            QFAIL("a FIFO was accepted as output");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("not a regular file"), e.what());
+        }
+        QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, TraceWriter(dir_.path().toStdString(), TraceInfo{}));
+        QVERIFY(QFileInfo(dir_.path()).isDir());
     }
 
     void missingFile() {

@@ -58,7 +58,7 @@ std::uint64_t BranchPatternKernel::defaultIterations(const KernelParams& params)
     return std::max<std::uint64_t>(1000, 100'000 / (params.number("fillers") + 4));
 }
 
-void BranchPatternKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void BranchPatternKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                                KernelBuilder& builder) const {
     const std::uint64_t fillers = params.number("fillers");
     const std::uint64_t warmup = params.number("warmup");

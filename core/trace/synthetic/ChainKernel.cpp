@@ -45,7 +45,7 @@ std::uint64_t ChainKernel::defaultIterations(const KernelParams& params) const {
     return std::max<std::uint64_t>(1, 100'000 / (params.number("unroll") + 1));
 }
 
-void ChainKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void ChainKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                        KernelBuilder& builder) const {
     const std::uint64_t unroll = params.number("unroll");
     const std::uint64_t warmup = params.number("warmup");

@@ -32,7 +32,7 @@ std::uint64_t IndependentStreamKernel::defaultIterations(const KernelParams& par
     return std::max<std::uint64_t>(1, 100'000 / (params.number("unroll") + 1));
 }
 
-void IndependentStreamKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void IndependentStreamKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                                    KernelBuilder& builder) const {
     const InstrClass cls = *parseInstrClass(params.choice("class"));
     const std::uint64_t unroll = params.number("unroll");

@@ -24,7 +24,7 @@ public:
     static std::vector<std::string> classChoices();
 
 protected:
-    void emit(const KernelParams& params, std::uint64_t iterations,
+    void emitLoop(const KernelParams& params, std::uint64_t iterations,
               KernelBuilder& builder) const override;
 };
 

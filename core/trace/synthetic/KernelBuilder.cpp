@@ -30,7 +30,7 @@ void KernelBuilder::beginMeasurement() {
     warmup_ = count_;
 }
 
-void KernelBuilder::emit(TraceRecord& record) {
+void KernelBuilder::commit(TraceRecord& record) {
     record.pc = pc_;
     pc_ = record.nextPc();
     ++count_;
@@ -75,7 +75,7 @@ void KernelBuilder::op(InstrClass cls, std::uint8_t destination,
     addAll(record, sources);
     if (destination != ArchReg::kNone)
         record.addDestination(destination);
-    emit(record);
+    commit(record);
 }
 
 void KernelBuilder::load(std::uint8_t destination, std::initializer_list<std::uint8_t> sources,
@@ -86,7 +86,7 @@ void KernelBuilder::load(std::uint8_t destination, std::initializer_list<std::ui
     addAll(record, sources);
     record.addDestination(destination);
     record.addLoad(address, kAccessBytes);
-    emit(record);
+    commit(record);
 }
 
 void KernelBuilder::store(std::initializer_list<std::uint8_t> sources, std::uint64_t address) {
@@ -95,7 +95,7 @@ void KernelBuilder::store(std::initializer_list<std::uint8_t> sources, std::uint
     record.size = instructionSize(InstrClass::Store);
     addAll(record, sources);
     record.addStore(address, kAccessBytes);
-    emit(record);
+    commit(record);
 }
 
 void KernelBuilder::compare(std::initializer_list<std::uint8_t> sources) {
@@ -104,7 +104,7 @@ void KernelBuilder::compare(std::initializer_list<std::uint8_t> sources) {
     record.size = kCompareSize;
     addAll(record, sources);
     record.addDestination(ArchReg::kFlags);
-    emit(record);
+    commit(record);
 }
 
 void KernelBuilder::jump(std::uint64_t target) {
@@ -114,7 +114,7 @@ void KernelBuilder::jump(std::uint64_t target) {
     record.size = kJumpSize;
     record.taken = true;
     record.branchTarget = target;
-    emit(record);
+    commit(record);
 }
 
 void KernelBuilder::conditionalBranch(bool taken, std::uint64_t target,
@@ -126,7 +126,7 @@ void KernelBuilder::conditionalBranch(bool taken, std::uint64_t target,
     record.taken = taken;
     record.branchTarget = target;
     addAll(record, sources);
-    emit(record);
+    commit(record);
 }
 
 void KernelBuilder::chainOp(InstrClass cls) {

@@ -106,7 +106,7 @@ public:
     static bool usesVectorRegisters(InstrClass cls);
 
 private:
-    void emit(TraceRecord& record);
+    void commit(TraceRecord& record);
 
     RecordSink* sink_;
     std::uint64_t pc_ = kCodeBase;

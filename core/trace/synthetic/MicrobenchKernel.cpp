@@ -92,14 +92,14 @@ void MicrobenchKernel::generate(const KernelParams& params, std::uint64_t iterat
     // Sinks need the warm-up length before the first record; a counting pass is cheaper and
     // less error-prone than every kernel computing its own record counts.
     KernelBuilder counter(nullptr);
-    emit(params, iterations, counter);
+    emitLoop(params, iterations, counter);
     if (!counter.measurementBegun())
         throw std::logic_error("microbench kernel " + name() + " never began measurement");
 
     const std::uint64_t warmup = counter.warmupRecords();
     sink.beginRegion(warmup, warmup);
     KernelBuilder builder(&sink);
-    emit(params, iterations, builder);
+    emitLoop(params, iterations, builder);
     if (builder.recordCount() != counter.recordCount() || builder.warmupRecords() != warmup)
         throw std::logic_error("microbench kernel " + name() + " is not deterministic");
     sink.endRegion();

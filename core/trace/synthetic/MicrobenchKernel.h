@@ -67,7 +67,7 @@ protected:
     virtual void validate(const KernelParams& params, std::uint64_t iterations) const;
     /// Emits warm-up, calls builder.beginMeasurement(), then emits the measured iterations. Must
     /// be deterministic: generate() calls it twice (a counting pass, then the real one).
-    virtual void emit(const KernelParams& params, std::uint64_t iterations,
+    virtual void emitLoop(const KernelParams& params, std::uint64_t iterations,
                       KernelBuilder& builder) const = 0;
 
     /// A bad-input ConcordeError prefixed with the kernel name.

@@ -88,7 +88,7 @@ void MissPairKernel::validate(const KernelParams& params, std::uint64_t iteratio
                " (the never-touched lines one trace can address)");
 }
 
-void MissPairKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void MissPairKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                           KernelBuilder& builder) const {
     const std::uint64_t fillers = params.number("fillers");
     const std::uint64_t seed = params.number("seed");

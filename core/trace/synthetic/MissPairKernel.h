@@ -46,7 +46,7 @@ public:
 
 protected:
     void validate(const KernelParams& params, std::uint64_t iterations) const override;
-    void emit(const KernelParams& params, std::uint64_t iterations,
+    void emitLoop(const KernelParams& params, std::uint64_t iterations,
               KernelBuilder& builder) const override;
 
 private:

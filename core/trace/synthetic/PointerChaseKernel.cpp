@@ -48,7 +48,7 @@ std::uint64_t PointerChaseKernel::defaultIterations(const KernelParams& params) 
     return std::max<std::uint64_t>(1, (100'000 + lines - 1) / lines);
 }
 
-void PointerChaseKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void PointerChaseKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                               KernelBuilder& builder) const {
     const std::uint64_t lines = linesOf(params);
     const std::uint64_t unroll = params.number("unroll");

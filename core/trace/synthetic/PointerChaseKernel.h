@@ -30,7 +30,7 @@ public:
     std::uint64_t defaultIterations(const KernelParams& params) const override;
 
 protected:
-    void emit(const KernelParams& params, std::uint64_t iterations,
+    void emitLoop(const KernelParams& params, std::uint64_t iterations,
               KernelBuilder& builder) const override;
 
 private:

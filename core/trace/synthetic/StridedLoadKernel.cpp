@@ -42,7 +42,7 @@ void StridedLoadKernel::validate(const KernelParams& params, std::uint64_t) cons
                std::to_string(params.number("ws_kb") * 1024) + " bytes)");
 }
 
-void StridedLoadKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void StridedLoadKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                              KernelBuilder& builder) const {
     const std::uint64_t stride = params.number("stride");
     const std::uint64_t loads = loadsPerPass(params);

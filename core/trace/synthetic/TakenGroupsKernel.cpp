@@ -39,7 +39,7 @@ std::uint64_t TakenGroupsKernel::groupStride(std::uint64_t groupSize) {
     return (bytes + line) / line * line;
 }
 
-void TakenGroupsKernel::emit(const KernelParams& params, std::uint64_t iterations,
+void TakenGroupsKernel::emitLoop(const KernelParams& params, std::uint64_t iterations,
                              KernelBuilder& builder) const {
     const std::uint64_t group = params.number("group");
     const std::uint64_t groups = params.number("groups");

@@ -25,7 +25,7 @@ public:
     static std::uint64_t groupStride(std::uint64_t groupSize);
 
 protected:
-    void emit(const KernelParams& params, std::uint64_t iterations,
+    void emitLoop(const KernelParams& params, std::uint64_t iterations,
               KernelBuilder& builder) const override;
 };
 

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages whose programs make up the workload set in data/workloads/
+# (see data/workloads/README.md), plus valgrind, which `concorde trace` runs them under.
+# Idempotent: packages already present are skipped, and apt is not touched when nothing is missing.
+# Works as root or through sudo.
+set -euo pipefail
+
+PACKAGES=(
+  # the tracer runs on valgrind; lackey (part of valgrind) measures run lengths
+  valgrind
+  # compressors
+  gzip xz-utils bzip2 zstd
+  # compiler: GCC 12's cc1 (package cpp-12) is run directly (the gcc driver forks)
+  cpp-12
+  # interpreters
+  python3 perl-base tcl lua5.4 gawk bc
+  # database engine
+  sqlite3
+  # chess engine
+  stockfish
+  # audio encoders
+  flac lame
+  # sort, md5sum... (always there, listed for completeness)
+  coreutils
+)
+
+missing=()
+for package in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-workload-deps: all ${#PACKAGES[@]} packages already installed"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+  else
+    echo "install-workload-deps: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-workload-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
