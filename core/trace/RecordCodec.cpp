@@ -5,19 +5,26 @@
 namespace concorde {
 namespace {
 
-void putVarint(std::vector<unsigned char>& out, std::uint64_t value) {
+unsigned char* putVarint(unsigned char* out, std::uint64_t value) {
     while (value >= 0x80) {
-        out.push_back(static_cast<unsigned char>(value | 0x80));
+        *out++ = static_cast<unsigned char>(value | 0x80);
         value >>= 7;
     }
-    out.push_back(static_cast<unsigned char>(value));
+    *out++ = static_cast<unsigned char>(value);
+    return out;
 }
 
-void putSigned(std::vector<unsigned char>& out, std::uint64_t from, std::uint64_t to) {
+unsigned char* putSigned(unsigned char* out, std::uint64_t from, std::uint64_t to) {
     const auto delta = static_cast<std::int64_t>(to - from);
-    putVarint(out,
-              (static_cast<std::uint64_t>(delta) << 1) ^ static_cast<std::uint64_t>(delta >> 63));
+    return putVarint(out, (static_cast<std::uint64_t>(delta) << 1) ^
+                              static_cast<std::uint64_t>(delta >> 63));
 }
+
+// Longest encoding of one record: 4 head bytes, PC and target varints, registers, and for each
+// memory access an address varint plus a size varint.
+constexpr std::size_t kMaxRecordBytes = 4 + 10 + 10 + TraceRecord::kMaxSources +
+                                        TraceRecord::kMaxDestinations +
+                                        (TraceRecord::kMaxLoads + TraceRecord::kMaxStores) * 13;
 
 bool getVarint(const unsigned char*& cursor, const unsigned char* end, std::uint64_t& value) {
     value = 0;
@@ -52,27 +59,34 @@ void RecordCodec::reset() {
 }
 
 void RecordCodec::encode(const TraceRecord& r, std::vector<unsigned char>& out) {
-    out.push_back(static_cast<unsigned char>(static_cast<unsigned>(r.instrClass) |
-                                             (static_cast<unsigned>(r.branchKind) << 4) |
-                                             (r.taken ? 0x80U : 0U)));
-    out.push_back(r.size);
-    out.push_back(static_cast<unsigned char>(r.sourceCount | (r.destinationCount << 4)));
-    out.push_back(static_cast<unsigned char>(r.loadCount | (r.storeCount << 4)));
-    putSigned(out, expectedPc_, r.pc);
+    // Write through a pointer into reserved space: this runs once per traced instruction.
+    const std::size_t used = out.size();
+    out.resize(used + kMaxRecordBytes);
+    unsigned char* p = out.data() + used;
+    *p++ = static_cast<unsigned char>(static_cast<unsigned>(r.instrClass) |
+                                      (static_cast<unsigned>(r.branchKind) << 4) |
+                                      (r.taken ? 0x80U : 0U));
+    *p++ = r.size;
+    *p++ = static_cast<unsigned char>(r.sourceCount | (r.destinationCount << 4));
+    *p++ = static_cast<unsigned char>(r.loadCount | (r.storeCount << 4));
+    p = putSigned(p, expectedPc_, r.pc);
     if (r.isBranch())
-        putSigned(out, r.pc, r.branchTarget);
-    out.insert(out.end(), r.sources.begin(), r.sources.begin() + r.sourceCount);
-    out.insert(out.end(), r.destinations.begin(), r.destinations.begin() + r.destinationCount);
+        p = putSigned(p, r.pc, r.branchTarget);
+    for (std::size_t i = 0; i < r.sourceCount; ++i)
+        *p++ = r.sources[i];
+    for (std::size_t i = 0; i < r.destinationCount; ++i)
+        *p++ = r.destinations[i];
     for (std::size_t i = 0; i < r.loadCount; ++i) {
-        putSigned(out, lastLoad_, r.loads[i].address);
-        putVarint(out, r.loads[i].size);
+        p = putSigned(p, lastLoad_, r.loads[i].address);
+        p = putVarint(p, r.loads[i].size);
         lastLoad_ = r.loads[i].address;
     }
     for (std::size_t i = 0; i < r.storeCount; ++i) {
-        putSigned(out, lastStore_, r.stores[i].address);
-        putVarint(out, r.stores[i].size);
+        p = putSigned(p, lastStore_, r.stores[i].address);
+        p = putVarint(p, r.stores[i].size);
         lastStore_ = r.stores[i].address;
     }
+    out.resize(static_cast<std::size_t>(p - out.data()));
     expectedPc_ = r.nextPc();
 }
 

@@ -63,7 +63,8 @@ void TracerStreamDecoder::parseHeader() {
         fail("unsupported ISA in tool stream");
     const std::uint32_t headerBytes = ctp_get_u32(h + 12);
     const std::uint32_t cmdlineBytes = ctp_get_u32(h + 60);
-    if (headerBytes < CTP_STREAM_HEADER_FIXED || CTP_STREAM_HEADER_FIXED + cmdlineBytes > headerBytes)
+    if (headerBytes < CTP_STREAM_HEADER_FIXED ||
+        CTP_STREAM_HEADER_FIXED + cmdlineBytes > headerBytes)
         fail("malformed stream header");
     for (std::uint32_t i = 0; i < cmdlineBytes; ++i) {
         const char c = static_cast<char>(h[CTP_STREAM_HEADER_FIXED + i]);
@@ -215,7 +216,19 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
         offset += static_cast<std::uint32_t>(8 * s.slotKinds.size());
 
         // This record tells where the previous branch of its thread went.
-        resolveThread(thread_, r.pc);
+        if (!heldBranchOf_.empty()) {
+            resolveThread(thread_, r.pc);
+            release();
+        }
+        if (held_.empty() && !r.isBranch()) {
+            // Fast path (almost every record of a single-threaded program): nothing is waiting,
+            // and this record needs no successor, so it goes straight to the writer.
+            if (!inRegion_)
+                fail("instruction record outside any region");
+            writer_.append(r);
+            ++recordsWritten_;
+            continue;
+        }
         const bool needsNextPc = r.isBranch();
         held_.push_back({r, thread_, !needsNextPc});
         if (needsNextPc)
