@@ -24,29 +24,4 @@ PACKAGES=(
   coreutils
 )
 
-missing=()
-for package in "${PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$package")
-  fi
-done
-
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-workload-deps: all ${#PACKAGES[@]} packages already installed"
-  exit 0
-fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then
-    SUDO="sudo"
-  else
-    echo "install-workload-deps: need root or sudo to install: ${missing[*]}" >&2
-    exit 1
-  fi
-fi
-
-echo "install-workload-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+exec bash "$(dirname "$0")/apt-install-missing.sh" install-workload-deps "${PACKAGES[@]}"
