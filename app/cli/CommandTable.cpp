@@ -1,14 +1,18 @@
 #include "CommandTable.h"
 
 #include "BoundsCommand.h"
-
+#include "BuildDbCommand.h"
 #include "DiagnoseCommand.h"
 #include "ExportChampSimCommand.h"
 #include "ImportChampSimCommand.h"
 #include "InfoCommand.h"
+#include "LabelCommand.h"
+#include "MergeDbCommand.h"
 #include "MicrobenchCommand.h"
+#include "MigrateDbCommand.h"
 #include "SimulateCommand.h"
 #include "TraceCommand.h"
+#include "ValidateDbCommand.h"
 
 namespace concorde::cli {
 
@@ -20,6 +24,11 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<SimulateCommand>());
     commands.push_back(std::make_unique<DiagnoseCommand>());
     commands.push_back(std::make_unique<BoundsCommand>());
+    commands.push_back(std::make_unique<BuildDbCommand>());
+    commands.push_back(std::make_unique<LabelCommand>());
+    commands.push_back(std::make_unique<MergeDbCommand>());
+    commands.push_back(std::make_unique<ValidateDbCommand>());
+    commands.push_back(std::make_unique<MigrateDbCommand>());
     commands.push_back(std::make_unique<ImportChampSimCommand>());
     commands.push_back(std::make_unique<ExportChampSimCommand>());
     return commands;

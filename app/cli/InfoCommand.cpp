@@ -1,7 +1,9 @@
 #include "InfoCommand.h"
 
 #include "ArgParser.h"
+#include "DatabaseInfo.h"
 #include "common/ConcordeError.h"
+#include "store/FeatureDatabase.h"
 #include "trace/TraceMetadataJson.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceSummary.h"
@@ -19,6 +21,9 @@ std::string InfoCommand::help() const {
            "instruction classes, the fractions of loads, stores and branches, and the region\n"
            "table (program position, warm-up and measured length of each region). Every block\n"
            "is read and checked, so a corrupt trace is reported here.\n\n"
+           "For a feature database (an SQLite file, see concorde build-db): its build settings\n"
+           "and grid, programs, regions with the bytes each stores, labels, models and the\n"
+           "bytes taken by each table and index.\n\n"
            "Options:\n"
            "  --json   print one JSON object instead of text\n";
 }
@@ -39,6 +44,10 @@ int InfoCommand::run(const std::vector<std::string>& args, std::ostream& out, st
     const auto files = parser.finish();
     if (files.size() != 1)
         throw usageError("info takes exactly one FILE");
+    if (FeatureDatabase::isSqliteFile(files.front())) {
+        DatabaseInfo::print(files.front(), json, out);
+        return 0;
+    }
 
     TraceReader reader(files.front());
     const TraceSummary summary = TraceSummary::of(reader);

@@ -5,11 +5,11 @@
 namespace concorde::cli {
 
 /// `concorde info FILE [--json]`: what a trace contains (instruction count, class mix,
-/// load/store/branch fractions, regions).
+/// load/store/branch fractions, regions), or what a feature database holds (DatabaseInfo).
 class InfoCommand : public Command {
 public:
     std::string name() const override { return "info"; }
-    std::string summary() const override { return "describe a .ctrace file"; }
+    std::string summary() const override { return "describe a .ctrace file or a feature database"; }
     std::string help() const override;
     int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
 };

@@ -1,0 +1,53 @@
+#include "MigrateDbCommand.h"
+
+#include "ArgParser.h"
+#include "common/ConcordeError.h"
+#include "store/FeatureDatabase.h"
+#include "store/SchemaMigrations.h"
+#include "store/SqliteConnection.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace concorde::cli {
+
+std::string MigrateDbCommand::help() const {
+    return "Usage: concorde migrate-db DB.sqlite\n\n"
+           "Upgrades a feature database written by an older Concorde to this build's schema\n"
+           "version (" +
+           std::to_string(SchemaMigrations::kCurrentVersion) +
+           "), in one transaction: either every migration step applies or none does. The\n"
+           "explorer opens databases read-only and asks for this when a database is older.\n"
+           "`concorde build-db` and `concorde label` migrate the databases they write.\n";
+}
+
+int MigrateDbCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
+    ArgParser parser(args);
+    const auto files = parser.finish();
+    if (files.size() != 1)
+        throw usageError("migrate-db takes exactly one DB");
+    const std::filesystem::path path = files.front();
+    if (!std::filesystem::exists(path))
+        throw badInput("no such database file: " + path.string());
+    int before = 0;
+    {
+        // Read the version first (read-only: a newer or foreign file is reported, not touched).
+        if (!FeatureDatabase::isSqliteFile(path))
+            throw badInput(path.string() + " is not an SQLite database");
+        SqliteConnection probe(path, SqliteConnection::Mode::ReadOnly);
+        before = SchemaMigrations::versionOf(probe);
+        if (before == 0)
+            throw badInput(path.string() + " is an empty SQLite database, not a feature database");
+    }
+    FeatureDatabase db = FeatureDatabase::openForWriting(path);
+    const int after = db.schemaVersion();
+    db.close();
+    if (before == after)
+        out << path.string() << ": already at schema version " << after << "\n";
+    else
+        out << path.string() << ": migrated from schema version " << before << " to " << after
+            << "\n";
+    return 0;
+}
+
+} // namespace concorde::cli

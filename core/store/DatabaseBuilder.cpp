@@ -1,0 +1,236 @@
+#include "store/DatabaseBuilder.h"
+
+#include "common/ConcordeError.h"
+#include "store/FeatureDatabase.h"
+#include "store/RecordBlobCodec.h"
+#include "store/SqliteTransaction.h"
+#include "trace/TraceReader.h"
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
+
+namespace concorde {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Pending {
+    std::int64_t regionId = 0;
+    std::size_t trace = 0;
+    std::size_t regionIndex = 0;
+    std::uint64_t warmup = 0;
+    std::string label;
+};
+
+struct Work {
+    Pending pending;
+    Clock::time_point start;
+    std::vector<TraceRecord> records;
+    RegionData data;
+};
+
+} // namespace
+
+std::string DatabaseBuilder::programName(const std::filesystem::path& trace) {
+    return trace.stem().string();
+}
+
+RegionData DatabaseBuilder::encodeRegion(const SeriesCatalog& catalog,
+                                         const GridBounds::Result& result,
+                                         std::span<const TraceRecord> records, int level) {
+    const auto& groups = catalog.groups();
+    std::vector<std::size_t> offsets(groups.size());
+    std::size_t offset = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        offsets[g] = offset;
+        offset += groups[g].series.size();
+    }
+    if (offset != result.series.size())
+        throw runtimeFailure("internal error: " + std::to_string(result.series.size()) +
+                             " series computed, the catalog has " + std::to_string(offset));
+    RegionData data;
+    data.groups.resize(groups.size());
+    tbb::parallel_for(std::size_t(0), groups.size(), [&](std::size_t g) {
+        const auto& group = groups[g];
+        SeriesMatrix matrix;
+        matrix.count = static_cast<std::uint32_t>(group.series.size());
+        matrix.windows = SeriesCatalog::windowsFor(group, result.instructions, result.windowSize);
+        matrix.values.reserve(std::size_t(matrix.count) * matrix.windows);
+        for (std::size_t i = 0; i < group.series.size(); ++i) {
+            const auto& values = result.series[offsets[g] + i].values;
+            matrix.values.insert(matrix.values.end(), values.begin(), values.end());
+        }
+        SeriesGroupBlob& blob = data.groups[g];
+        blob.name = group.name;
+        blob.seriesCount = matrix.count;
+        blob.windows = matrix.windows;
+        blob.encoding = 1;
+        blob.data = SeriesGroupCodec::encode(matrix, group.referenceCandidates, level);
+    });
+    data.records.recordCount = records.size();
+    data.records.encoding = 1;
+    data.records.data = RecordBlobCodec::encode(records);
+    return data;
+}
+
+DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Options& options,
+                                                const ProgressFn& progress,
+                                                const std::atomic<bool>* cancel) {
+    if (options.traces.empty())
+        throw usageError("no traces to build the database from");
+    const auto started = Clock::now();
+    std::vector<std::unique_ptr<TraceReader>> readers;
+    for (const auto& trace : options.traces)
+        readers.push_back(std::make_unique<TraceReader>(trace));
+
+    // Register every program and region first, all in one transaction, so that ids depend only
+    // on the trace list, never on what this run (or this shard) builds.
+    Summary summary;
+    std::vector<Pending> pending;
+    {
+        SqliteTransaction transaction(db.connection());
+        BuildSettings settings;
+        settings.windowSize = options.windowSize;
+        settings.grid = options.grid;
+        settings.createdBy = options.createdBy;
+        for (const auto& reader : readers)
+            if (!reader->info().regions.empty()) {
+                settings.regionLength = reader->info().regions.front().length;
+                break;
+            }
+        db.initialiseBuildSettings(settings);
+        std::set<std::int64_t> programIds;
+        std::size_t global = 0;
+        for (std::size_t t = 0; t < readers.size(); ++t) {
+            const TraceInfo& info = readers[t]->info();
+            ProgramRow program;
+            program.name = programName(options.traces[t]);
+            program.commandLine = info.commandLine;
+            program.sourceTrace = std::filesystem::absolute(options.traces[t]).lexically_normal();
+            program.instructionsTraced = info.recordCount;
+            const std::int64_t programId = db.ensureProgram(program);
+            if (!programIds.insert(programId).second)
+                throw usageError("trace " + options.traces[t].string() +
+                                 " is given twice (or two traces share the name '" + program.name +
+                                 "')");
+            for (std::size_t r = 0; r < info.regions.size(); ++r, ++global) {
+                const Region& region = info.regions[r];
+                RegionRow row;
+                row.programId = programId;
+                row.regionIndex = static_cast<std::uint32_t>(r);
+                row.programStart = region.programStart;
+                row.warmup = region.warmup;
+                row.length = region.length;
+                row.basicBlockVector = region.basicBlockVector;
+                const std::int64_t regionId = db.ensureRegion(row);
+                if (!options.shard.contains(global))
+                    continue;
+                ++summary.regionsInShard;
+                pending.push_back(
+                    {regionId, t, r, region.warmup, program.name + " region " + std::to_string(r)});
+            }
+        }
+        transaction.commit();
+    }
+    std::map<std::int64_t, bool> complete;
+    for (const RegionRow& row : db.regions())
+        complete[row.id] = row.complete;
+    std::erase_if(pending, [&](const Pending& p) { return complete[p.regionId]; });
+    summary.alreadyComplete = summary.regionsInShard - pending.size();
+
+    const SeriesCatalog& catalog = db.catalog();
+    std::mutex progressMutex;
+    Progress state;
+    state.regionsInShard = summary.regionsInShard;
+    state.alreadyComplete = summary.alreadyComplete;
+    state.stepsTotal = pending.size() * catalog.memoryConfigs().size();
+    const auto report = [&](const std::function<void(Progress&)>& update) {
+        std::lock_guard lock(progressMutex);
+        update(state);
+        if (progress)
+            progress(state);
+        state.regionCommitted = false;
+    };
+    report([](Progress&) {});
+    const auto cancelled = [&] { return cancel && cancel->load(); };
+
+    const int concurrency =
+        options.jobs ? static_cast<int>(options.jobs) : tbb::task_arena::automatic;
+    tbb::task_arena arena(concurrency);
+    const auto tokens = static_cast<std::size_t>(std::max(1, arena.max_concurrency()));
+    std::size_t next = 0;
+    try {
+        arena.execute([&] {
+            tbb::parallel_pipeline(
+                tokens,
+                tbb::make_filter<void, std::shared_ptr<Work>>(
+                    tbb::filter_mode::serial_in_order,
+                    [&](tbb::flow_control& flow) -> std::shared_ptr<Work> {
+                        if (next >= pending.size() || cancelled()) {
+                            flow.stop();
+                            return nullptr;
+                        }
+                        auto work = std::make_shared<Work>();
+                        work->pending = pending[next++];
+                        work->start = Clock::now();
+                        readers[work->pending.trace]->readRegion(work->pending.regionIndex,
+                                                                 work->records);
+                        return work;
+                    }) &
+                    tbb::make_filter<std::shared_ptr<Work>, std::shared_ptr<Work>>(
+                        tbb::filter_mode::parallel,
+                        [&](std::shared_ptr<Work> work) {
+                            const GridBounds::Result result = GridBounds::build(
+                                work->records, work->pending.warmup, options.grid,
+                                options.windowSize, [&](std::size_t, std::size_t) {
+                                    report([](Progress& p) { ++p.stepsDone; });
+                                    return !cancelled();
+                                });
+                            catalog.requireMatches(result);
+                            work->data =
+                                encodeRegion(catalog, result, work->records, options.seriesLevel);
+                            work->records = {};
+                            return work;
+                        }) &
+                    tbb::make_filter<std::shared_ptr<Work>, void>(
+                        tbb::filter_mode::serial_in_order, [&](std::shared_ptr<Work> work) {
+                            db.writeRegionData(work->pending.regionId, work->data);
+                            std::uint64_t seriesBytes = 0;
+                            for (const auto& group : work->data.groups)
+                                seriesBytes += group.data.size();
+                            const std::uint64_t recordBytes = work->data.records.data.size();
+                            summary.seriesBytes += seriesBytes;
+                            summary.recordBytes += recordBytes;
+                            ++summary.regionsBuilt;
+                            const double seconds =
+                                std::chrono::duration<double>(Clock::now() - work->start).count();
+                            report([&](Progress& p) {
+                                ++p.regionsBuilt;
+                                p.regionCommitted = true;
+                                p.region = work->pending.label;
+                                p.regionSeconds = seconds;
+                                p.regionSeriesBytes = seriesBytes;
+                                p.regionRecordBytes = recordBytes;
+                            });
+                        }));
+        });
+    } catch (const ConcordeError&) {
+        if (!cancelled())
+            throw;
+    }
+    summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    if (cancelled() && summary.regionsBuilt < pending.size())
+        throw runtimeFailure("interrupted: " + std::to_string(summary.regionsBuilt) + " of " +
+                             std::to_string(pending.size()) +
+                             " regions were built and committed in this run; run the same "
+                             "command again to resume");
+    return summary;
+}
+
+} // namespace concorde
