@@ -28,14 +28,14 @@ fs::path executableDirectory() {
 }
 
 /// The VALGRIND_LIB directory holding the ctrace tool: $CONCORDE_VALGRIND_LIB, else next to the
-/// executable in the build tree (../lib/concorde-valgrind) or the install (../lib/concorde/valgrind).
+/// executable in the build tree (../lib/concorde-valgrind) or the install
+/// (../lib/concorde/valgrind).
 fs::path toolDirectory() {
     if (const char* env = std::getenv("CONCORDE_VALGRIND_LIB"); env && *env)
         return env;
     const fs::path bin = executableDirectory();
-    for (const fs::path& candidate :
-         {bin.parent_path() / "lib" / "concorde-valgrind",
-          bin.parent_path() / "lib" / "concorde" / "valgrind"}) {
+    for (const fs::path& candidate : {bin.parent_path() / "lib" / "concorde-valgrind",
+                                      bin.parent_path() / "lib" / "concorde" / "valgrind"}) {
         std::error_code ec;
         if (fs::exists(candidate / "ctrace-amd64-linux", ec))
             return candidate;
@@ -87,8 +87,7 @@ std::string TraceCommand::help() const {
            "  --interval I   distance between region starts (required with K > 1)\n";
 }
 
-int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                      std::ostream& err) {
+int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     ArgParser parser(args);
     const auto output = parser.takeValue("-o");
     const std::uint64_t skip = parser.takeUnsigned("--skip", 0);
@@ -117,18 +116,18 @@ int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out,
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw runtimeFailure(std::string("cannot create a pipe: ") + std::strerror(errno));
-    std::vector<std::string> argvStrings = {
-        valgrind,
-        "--tool=ctrace",
-        "-q",
-        "--ctrace-fd=" + std::to_string(fds[1]),
-        "--ctrace-skip=" + std::to_string(skip),
-        "--ctrace-length=" + std::to_string(length),
-        "--ctrace-warmup=" + std::to_string(warmup),
-        "--ctrace-regions=" + std::to_string(regions),
-        "--ctrace-interval=" + std::to_string(regions > 1 ? interval : 0),
-        "--",
-        program};
+    std::vector<std::string> argvStrings = {valgrind,
+                                            "--tool=ctrace",
+                                            "-q",
+                                            "--ctrace-fd=" + std::to_string(fds[1]),
+                                            "--ctrace-skip=" + std::to_string(skip),
+                                            "--ctrace-length=" + std::to_string(length),
+                                            "--ctrace-warmup=" + std::to_string(warmup),
+                                            "--ctrace-regions=" + std::to_string(regions),
+                                            "--ctrace-interval=" +
+                                                std::to_string(regions > 1 ? interval : 0),
+                                            "--",
+                                            program};
     argvStrings.insert(argvStrings.end(), command.begin() + 1, command.end());
     std::vector<char*> argv;
     for (auto& s : argvStrings)
@@ -145,7 +144,7 @@ int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out,
         // never notices a closed pipe), take the tracer down with it.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() == 1)
-            ::_exit(127); // the parent died before prctl took effect
+            ::_exit(127);            // the parent died before prctl took effect
         ::fcntl(fds[1], F_SETFD, 0); // the write end survives exec; the read end does not
         ::setenv("VALGRIND_LIB", tools.c_str(), 1);
         ::execv(valgrind.c_str(), argv.data());

@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
     for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
         TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample + ".ctrace");
         for (std::size_t i = 0; i < reader.info().regions.size(); ++i) {
-            Region r{std::string(sample) + "#" + std::to_string(i), {}, reader.info().regions[i].warmup};
+            Region r{
+                std::string(sample) + "#" + std::to_string(i), {}, reader.info().regions[i].warmup};
             reader.readRegion(i, r.records);
             regions.push_back(std::move(r));
         }
@@ -42,9 +43,13 @@ int main(int argc, char** argv) {
         for (const auto& spec : ParameterSpace::all())
             config.set(spec.id, spec.grid[rng() % spec.grid.size()]);
         const Region& region = regions[rng() % regions.size()];
-        const double sim = 1.0 / ReferenceSimulator::simulate(region.records, region.warmup, config).cpi();
-        const auto annotated = analyzer.analyze(region.records, region.warmup, MemoryConfig::fromCoreConfig(config));
-        const double bound = calculator.compute(annotated, config, false).toJson(false)["min_of_bounds_ipc"].get<double>();
+        const double sim =
+            1.0 / ReferenceSimulator::simulate(region.records, region.warmup, config).cpi();
+        const auto annotated =
+            analyzer.analyze(region.records, region.warmup, MemoryConfig::fromCoreConfig(config));
+        const double bound = calculator.compute(annotated, config, false)
+                                 .toJson(false)["min_of_bounds_ipc"]
+                                 .get<double>();
         simulated.push_back(sim);
         analytical.push_back(bound);
         std::printf("%-20s sim_ipc %.4f min_bounds_ipc %.4f  %s\n", region.name.c_str(), sim, bound,

@@ -23,7 +23,8 @@ const std::vector<LoadedRegion>& regions(const std::string& sample) {
     static std::map<std::string, std::vector<LoadedRegion>> cache;
     auto& loaded = cache[sample];
     if (loaded.empty()) {
-        TraceReader reader(std::string(CONCORDE_SOURCE_DIR) + "/data/samples/" + sample + ".ctrace");
+        TraceReader reader(std::string(CONCORDE_SOURCE_DIR) + "/data/samples/" + sample +
+                           ".ctrace");
         for (std::size_t i = 0; i < reader.info().regions.size(); ++i) {
             LoadedRegion region;
             reader.readRegion(i, region.records);

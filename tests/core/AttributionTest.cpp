@@ -2,6 +2,7 @@
 // values against closed forms, efficiency, symmetry and null players, the paper's cache × load
 // queue interaction, ordered ablation, per-region and per-program aggregation, determinism,
 // cancellation, progress, CSV and JSON output.
+#include "../support/ErrorCapture.h"
 #include "attribution/AttributionCsvWriter.h"
 #include "attribution/CallableValueFunction.h"
 #include "attribution/OrderedAblation.h"
@@ -14,8 +15,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include "../support/ErrorCapture.h"
 #include <atomic>
 #include <cmath>
 #include <fstream>

@@ -1,6 +1,7 @@
 // Synthetic microbenchmark kernels (core/trace/synthetic): every kernel is generated through the
 // .ctrace writer and read back, then checked against its definition: instruction mix,
 // register dependencies, addresses, branch outcomes and PC continuity.
+#include "../support/ErrorCapture.h"
 #include "common/ConcordeError.h"
 #include "trace/ArchReg.h"
 #include "trace/TraceReader.h"
@@ -12,8 +13,6 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include "../support/ErrorCapture.h"
 #include <functional>
 #include <map>
 #include <set>

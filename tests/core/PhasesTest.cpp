@@ -1,6 +1,7 @@
 // Phase clustering (SimPoint-style): random projection of basic-block vectors, seeded k-means,
 // the BIC and SimPoint's choice of k, the feature-vector fallback, planted clusters recovered
 // (adjusted Rand index), determinism and input errors.
+#include "../support/ErrorCapture.h"
 #include "common/ConcordeError.h"
 #include "phases/BicScore.h"
 #include "phases/KMeans.h"
@@ -8,8 +9,6 @@
 #include "phases/RandomProjection.h"
 
 #include <QtTest>
-
-#include "../support/ErrorCapture.h"
 #include <algorithm>
 #include <cmath>
 #include <functional>

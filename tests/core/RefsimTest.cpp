@@ -2,11 +2,11 @@
 #include "../support/RandomRecords.h"
 #include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
+#include "params/Preset.h"
 #include "refsim/DiagnosticSuite.h"
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
 #include "refsim/StallBreakdownCollector.h"
-#include "params/Preset.h"
 #include "trace/TraceReader.h"
 #include "trace/synthetic/KernelCatalog.h"
 #include "trace/synthetic/MicrobenchKernel.h"
@@ -167,7 +167,8 @@ private slots:
         double worst = 0;
         std::string worstWhere;
         for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
-            TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample + ".ctrace");
+            TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample +
+                               ".ctrace");
             std::vector<TraceRecord> records;
             reader.readRegion(1, records);
             const auto warmup = static_cast<std::size_t>(reader.info().regions[1].warmup);
@@ -183,9 +184,9 @@ private slots:
                     const double cpi = ReferenceSimulator::simulate(records, warmup, config).cpi();
                     QVERIFY(cpi > 0.05 && cpi < 50);
                     if (previous > 0) {
-                        const double worse = (spec.id == ParamId::BpMissPct ? previous - cpi
-                                                                             : cpi - previous) /
-                                             previous;
+                        const double worse =
+                            (spec.id == ParamId::BpMissPct ? previous - cpi : cpi - previous) /
+                            previous;
                         if (worse > worst) {
                             worst = worse;
                             worstWhere = std::string(sample) + " " + spec.key + "=" +

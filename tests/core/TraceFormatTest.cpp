@@ -168,7 +168,8 @@ private slots:
             QVERIFY2(QString(e.what()).contains("not a regular file"), e.what());
         }
         QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
-        QVERIFY_THROWS_EXCEPTION(ConcordeError, TraceWriter(dir_.path().toStdString(), TraceInfo{}));
+        QVERIFY_THROWS_EXCEPTION(ConcordeError,
+                                 TraceWriter(dir_.path().toStdString(), TraceInfo{}));
         QVERIFY(QFileInfo(dir_.path()).isDir());
     }
 
