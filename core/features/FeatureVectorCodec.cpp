@@ -1,5 +1,6 @@
 #include "features/FeatureVectorCodec.h"
 
+#include "common/BlobPreamble.h"
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
@@ -29,11 +30,7 @@ std::vector<std::uint8_t> FeatureVectorCodec::encode(std::span<const float> valu
         throw usageError("feature blob: too many values (" + std::to_string(values.size()) + ")");
     std::vector<std::uint8_t> blob(encodedSize(values.size()));
     unsigned char* p = blob.data();
-    for (int i = 0; i < 4; ++i)
-        p[i] = kMagic[i];
-    p[4] = static_cast<unsigned char>(kVersion & 0xff);
-    p[5] = static_cast<unsigned char>(kVersion >> 8);
-    p[6] = p[7] = 0;
+    BlobPreamble::write(p, kMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(values.size()));
     unsigned char* payload = p + kHeaderSize;
     for (std::size_t i = 0; i < values.size(); ++i)
@@ -53,7 +50,7 @@ std::vector<float> FeatureVectorCodec::decode(std::span<const std::uint8_t> blob
         if (p[i] != kMagic[i])
             throw badInput(what + ": not a feature vector (magic bytes " + hexMagic(p) +
                            ", expected " + hexMagic(kMagic) + " \"CFV1\")");
-    const unsigned version = p[4] | (static_cast<unsigned>(p[5]) << 8);
+    const unsigned version = BlobPreamble::version(p);
     if (version != kVersion)
         throw badInput(what + ": format version " + std::to_string(version) +
                        " is not supported (this build reads version " + std::to_string(kVersion) +

@@ -1,5 +1,6 @@
 #include "store/RecordBlobCodec.h"
 
+#include "common/BlobPreamble.h"
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
@@ -33,11 +34,7 @@ std::vector<std::uint8_t> RecordBlobCodec::encode(std::span<const TraceRecord> r
                              ZSTD_getErrorName(compressed));
     blob.resize(kHeaderSize + compressed);
     unsigned char* p = blob.data();
-    for (int i = 0; i < 4; ++i)
-        p[i] = kMagic[i];
-    p[4] = static_cast<unsigned char>(kVersion & 0xff);
-    p[5] = static_cast<unsigned char>(kVersion >> 8);
-    p[6] = p[7] = 0;
+    BlobPreamble::write(p, kMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(records.size()));
     le::store32(p + 12, static_cast<std::uint32_t>(raw.size()));
     le::store32(p + 16, static_cast<std::uint32_t>(compressed));
@@ -55,7 +52,7 @@ std::vector<TraceRecord> RecordBlobCodec::decode(std::span<const std::uint8_t> b
     for (int i = 0; i < 4; ++i)
         if (p[i] != kMagic[i])
             throw badInput(what + ": not a record blob (wrong magic bytes, expected \"CRB1\")");
-    const unsigned version = p[4] | (static_cast<unsigned>(p[5]) << 8);
+    const unsigned version = BlobPreamble::version(p);
     if (version != kVersion)
         throw badInput(what + ": record blob format version " + std::to_string(version) +
                        " is not supported (this build reads version 1)");

@@ -1,5 +1,6 @@
 #include "store/SeriesGroupCodec.h"
 
+#include "common/BlobPreamble.h"
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
@@ -65,7 +66,7 @@ Header readHeader(std::span<const std::uint8_t> blob, const std::string& what) {
     for (int i = 0; i < 4; ++i)
         if (p[i] != kMagic[i])
             throw badInput(what + ": not a series blob (wrong magic bytes, expected \"CSG1\")");
-    const unsigned version = p[4] | (static_cast<unsigned>(p[5]) << 8);
+    const unsigned version = BlobPreamble::version(p);
     if (version != SeriesGroupCodec::kVersion)
         throw badInput(what + ": series blob format version " + std::to_string(version) +
                        " is not supported (this build reads version 1)");
@@ -190,11 +191,7 @@ SeriesGroupCodec::encode(const SeriesMatrix& series,
                              ZSTD_getErrorName(compressed));
     blob.resize(kHeaderSize + compressed);
     unsigned char* p = blob.data();
-    for (int i = 0; i < 4; ++i)
-        p[i] = kMagic[i];
-    p[4] = static_cast<unsigned char>(kVersion & 0xff);
-    p[5] = static_cast<unsigned char>(kVersion >> 8);
-    p[6] = p[7] = 0;
+    BlobPreamble::write(p, kMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(count));
     le::store32(p + 12, static_cast<std::uint32_t>(windows));
     le::store32(p + 16, kStepsPerOctave);
