@@ -1,0 +1,98 @@
+#include "ml/BlockPrecomputedMlp.h"
+
+#include "common/ConcordeError.h"
+#include "features/BlockCombinations.h"
+
+namespace concorde {
+
+BlockPrecomputedMlp::BlockPrecomputedMlp(const Mlp& model, const FeatureNormalizer& normalizer,
+                                         const FeatureLayout& layout, const ParameterGrid& grid,
+                                         const BlockFeatureSource& source)
+    : grid_(grid) {
+    if (model.inputs() != static_cast<int>(layout.width()) ||
+        normalizer.features() != static_cast<int>(layout.width()))
+        throw badInput("model, normalisation and feature layout disagree on the input width");
+    const Eigen::MatrixXf& w1 = model.weights().front();
+    // Fold the normalisation into the first layer: W1·((x − μ) ⊙ s) = (W1·diag(s))·x − W1·(μ ⊙ s).
+    const Eigen::MatrixXf scaled = w1 * normalizer.scale().asDiagonal();
+    bias_ = model.biases().front() - scaled * normalizer.mean();
+    for (const FeatureBlock& block : layout.blocks()) {
+        const BlockCombinations combinations(block, grid_);
+        Block b;
+        std::size_t stride = 1;
+        b.paramIndex.resize(block.params.size());
+        b.stride.resize(block.params.size());
+        // The first parameter is the most significant digit (BlockCombinations' order).
+        for (std::size_t j = block.params.size(); j-- > 0;) {
+            b.paramIndex[j] = index(block.params[j]);
+            b.stride[j] = stride;
+            stride *= grid_.size(block.params[j]);
+        }
+        const auto columns = static_cast<Eigen::Index>(block.width);
+        const Eigen::MatrixXf slice =
+            scaled.middleCols(static_cast<Eigen::Index>(block.offset), columns);
+        b.table.resize(w1.rows(), static_cast<Eigen::Index>(combinations.count()));
+        Eigen::VectorXf features(columns);
+        CoreConfig config;
+        for (std::size_t c = 0; c < combinations.count(); ++c) {
+            combinations.apply(c, config);
+            source(block, config, std::span<float>(features.data(), block.width));
+            b.table.col(static_cast<Eigen::Index>(c)) = slice * features;
+        }
+        blocks_.push_back(std::move(b));
+    }
+    weights_.assign(model.weights().begin() + 1, model.weights().end());
+    biases_.assign(model.biases().begin() + 1, model.biases().end());
+}
+
+std::size_t BlockPrecomputedMlp::tableFloats() const {
+    std::size_t floats = 0;
+    for (const Block& b : blocks_)
+        floats += static_cast<std::size_t>(b.table.size());
+    return floats;
+}
+
+std::array<std::size_t, kParamCount>
+BlockPrecomputedMlp::gridIndices(const CoreConfig& config) const {
+    std::array<std::size_t, kParamCount> indices{};
+    for (const auto& spec : ParameterSpace::all())
+        indices[index(spec.id)] = grid_.require(spec.id, config.value(spec.id));
+    return indices;
+}
+
+void BlockPrecomputedMlp::firstLayer(const CoreConfig& config, float* out) const {
+    const auto indices = gridIndices(config);
+    Eigen::Map<Eigen::VectorXf> h(out, bias_.size());
+    h = bias_;
+    for (const Block& b : blocks_) {
+        std::size_t combination = 0;
+        for (std::size_t j = 0; j < b.paramIndex.size(); ++j)
+            combination += indices[b.paramIndex[j]] * b.stride[j];
+        h += b.table.col(static_cast<Eigen::Index>(combination));
+    }
+    h = h.cwiseMax(0.0f);
+}
+
+void BlockPrecomputedMlp::predict(std::span<const CoreConfig> configs,
+                                  std::span<double> out) const {
+    Eigen::MatrixXf a(bias_.size(), static_cast<Eigen::Index>(configs.size()));
+    for (std::size_t i = 0; i < configs.size(); ++i)
+        firstLayer(configs[i], a.col(static_cast<Eigen::Index>(i)).data());
+    for (std::size_t l = 0; l < weights_.size(); ++l) {
+        Eigen::MatrixXf z = weights_[l] * a;
+        z.colwise() += biases_[l];
+        a = l + 1 < weights_.size()
+                ? Eigen::MatrixXf(z.cwiseMax(0.0f))
+                : Eigen::MatrixXf(z.unaryExpr([](float x) { return Mlp::softplus(x); }));
+    }
+    for (std::size_t i = 0; i < configs.size(); ++i)
+        out[i] = a(0, static_cast<Eigen::Index>(i));
+}
+
+double BlockPrecomputedMlp::predict(const CoreConfig& config) const {
+    double result = 0;
+    predict(std::span<const CoreConfig>(&config, 1), std::span<double>(&result, 1));
+    return result;
+}
+
+} // namespace concorde

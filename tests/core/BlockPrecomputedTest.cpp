@@ -1,0 +1,116 @@
+// The block-precomputed first layer predicts exactly what the plain forward pass predicts.
+#include "common/ConcordeError.h"
+#include "features/FeatureLayout.h"
+#include "ml/BlockPrecomputedMlp.h"
+
+#include <QtTest>
+#include <random>
+
+using namespace concorde;
+
+namespace {
+
+// Features of a block that depend only on the block's own parameters (as real bound series do):
+// a hash of the block name and those parameter values seeds the numbers.
+void syntheticFeatures(const FeatureBlock& block, const CoreConfig& config, std::span<float> out) {
+    std::uint64_t h = std::hash<std::string>{}(block.name);
+    for (ParamId id : block.params)
+        h = h * 1000003u ^ std::hash<double>{}(config.value(id));
+    std::mt19937_64 rng(h);
+    for (float& v : out)
+        v = static_cast<float>(double(rng() >> 11) / 9007199254740992.0 * 4.0);
+}
+
+ParameterGrid smallGrid() {
+    // Two or three values per parameter keep the tables small while every block still has
+    // several combinations.
+    std::map<ParamId, std::vector<double>> overrides;
+    for (const auto& spec : ParameterSpace::all())
+        overrides[spec.id] =
+            spec.grid.size() > 2
+                ? std::vector<double>{spec.grid.front(), spec.grid[spec.grid.size() / 2],
+                                      spec.grid.back()}
+                : spec.grid;
+    return ParameterGrid(overrides);
+}
+
+CoreConfig randomOnGrid(const ParameterGrid& grid, std::mt19937_64& rng) {
+    CoreConfig config;
+    for (const auto& spec : ParameterSpace::all()) {
+        const auto& values = grid.values(spec.id);
+        config.set(spec.id, values[rng() % values.size()]);
+    }
+    return config;
+}
+
+Eigen::VectorXf fullVector(const FeatureLayout& layout, const CoreConfig& config) {
+    Eigen::VectorXf x(static_cast<Eigen::Index>(layout.width()));
+    for (const FeatureBlock& block : layout.blocks())
+        syntheticFeatures(block, config, std::span<float>(x.data() + block.offset, block.width));
+    return x;
+}
+
+} // namespace
+
+class BlockPrecomputedTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesPlainForwardPass() {
+        const FeatureLayout layout = FeatureLayout::standard(4);
+        const ParameterGrid grid = smallGrid();
+        std::mt19937_64 rng(3);
+        // A normaliser fitted on real-looking (synthetic) vectors, and a random network.
+        Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
+        for (int s = 0; s < 64; ++s)
+            sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
+        const FeatureNormalizer normalizer = FeatureNormalizer::fit(sample);
+        const Mlp model({static_cast<int>(layout.width()), 48, 24, 1}, 9);
+        const BlockPrecomputedMlp fast(model, normalizer, layout, grid, syntheticFeatures);
+        QVERIFY(fast.tableFloats() > 0);
+
+        std::vector<CoreConfig> configs;
+        for (int i = 0; i < 300; ++i)
+            configs.push_back(randomOnGrid(grid, rng));
+        std::vector<double> batched(configs.size());
+        fast.predict(configs, batched);
+        double worst = 0;
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            const double plain =
+                model.predict(Eigen::VectorXf(normalizer.apply(fullVector(layout, configs[i]))));
+            const double single = fast.predict(configs[i]);
+            worst = std::max(worst, std::abs(single - plain) / plain);
+            // Batched and single evaluation differ only by float rounding (GEMM vs GEMV).
+            QVERIFY(std::abs(batched[i] - single) <= 1e-6 * single);
+        }
+        qInfo("largest relative difference from the plain forward pass: %.3g", worst);
+        QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
+    }
+
+    void offGridConfigurationIsAnError() {
+        const FeatureLayout layout = FeatureLayout::standard(2);
+        const ParameterGrid grid = smallGrid();
+        const Mlp model({static_cast<int>(layout.width()), 8, 1}, 1);
+        Eigen::MatrixXf sample =
+            Eigen::MatrixXf::Random(static_cast<Eigen::Index>(layout.width()), 4);
+        const BlockPrecomputedMlp fast(model, FeatureNormalizer::fit(sample), layout, grid,
+                                       syntheticFeatures);
+        CoreConfig config;
+        std::mt19937_64 rng(1);
+        config = randomOnGrid(grid, rng);
+        config.applyAssignment("rob=100"); // in range, not on this grid
+        try {
+            fast.predict(config);
+            QFAIL("an off-grid ROB size was accepted");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("rob"), e.what());
+        }
+        const Mlp wrongWidth({10, 4, 1}, 1);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError,
+                                 BlockPrecomputedMlp(wrongWidth, FeatureNormalizer::fit(sample),
+                                                     layout, grid, syntheticFeatures));
+    }
+};
+
+QTEST_APPLESS_MAIN(BlockPrecomputedTest)
+#include "BlockPrecomputedTest.moc"
