@@ -1,5 +1,6 @@
 // Analytical models: hand-computed tiny regions for every model, and the cross-check against
 // the reference simulator on single-resource kernels.
+#include "../support/KernelTrace.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"
 #include "bounds/FrontEndModel.h"
@@ -56,20 +57,8 @@ AnnotatedRegion regionOf(std::vector<AnnotatedInstruction> instructions, std::ui
     return region;
 }
 
-struct Kernel {
-    std::vector<TraceRecord> records;
-    std::size_t warmup;
-};
-
-Kernel kernel(const std::string& name, std::map<std::string, std::string> params,
-              std::uint64_t iterations) {
-    static const synthetic::KernelCatalog catalog;
-    const auto& k = catalog.require(name);
-    synthetic::VectorSink sink;
-    k.generate(k.resolve(params), iterations, sink);
-    const auto warmup = static_cast<std::size_t>(sink.regions().front().warmup);
-    return {sink.takeRecords(), warmup};
-}
+using Kernel = concorde::testing::KernelTrace;
+using concorde::testing::kernel;
 
 CoreConfig widest() {
     CoreConfig config;

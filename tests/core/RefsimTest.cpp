@@ -1,4 +1,5 @@
 // The reference simulator: the full DiagSim suite, determinism, monotonic sanity and events.
+#include "../support/KernelTrace.h"
 #include "../support/RandomRecords.h"
 #include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
@@ -19,16 +20,7 @@ using namespace concorde;
 
 namespace {
 
-std::pair<std::vector<TraceRecord>, std::size_t> kernel(const std::string& name,
-                                                        std::map<std::string, std::string> params,
-                                                        std::uint64_t iterations) {
-    synthetic::KernelCatalog catalog;
-    const auto& k = catalog.require(name);
-    synthetic::VectorSink sink;
-    k.generate(k.resolve(params), iterations, sink);
-    const auto warmup = static_cast<std::size_t>(sink.regions().front().warmup);
-    return {sink.takeRecords(), warmup};
-}
+using concorde::testing::kernel;
 
 // A program-like mix: a pointer chase, a strided stream, branches and arithmetic, concatenated.
 std::vector<TraceRecord> mixedProgram() {

@@ -1,5 +1,6 @@
 // The feature database (core/store): blob codecs, the series catalog against GridBounds, grids,
 // schema versions and migrations, integrity checks on open, build/read round trips, labels.
+#include "../support/KernelTrace.h"
 #include "../support/RandomRecords.h"
 #include "bounds/GridBounds.h"
 #include "common/ConcordeError.h"
@@ -70,20 +71,8 @@ SeriesMatrix boundLikeSeries(std::uint32_t count, std::uint32_t windows, std::ui
     return m;
 }
 
-struct KernelTrace {
-    std::vector<TraceRecord> records;
-    std::size_t warmup = 0;
-};
-
-KernelTrace kernel(const std::string& name, std::map<std::string, std::string> params,
-                   std::uint64_t iterations) {
-    static const synthetic::KernelCatalog catalog;
-    const auto& k = catalog.require(name);
-    synthetic::VectorSink sink;
-    k.generate(k.resolve(params), iterations, sink);
-    const auto warmup = static_cast<std::size_t>(sink.regions().front().warmup);
-    return {sink.takeRecords(), warmup};
-}
+using concorde::testing::kernel;
+using concorde::testing::KernelTrace;
 
 std::filesystem::path writeKernelTrace(const QTemporaryDir& dir, const std::string& file,
                                        const std::string& name,
