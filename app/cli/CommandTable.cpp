@@ -2,6 +2,7 @@
 
 #include "BoundsCommand.h"
 #include "BuildDbCommand.h"
+#include "DatasetCommand.h"
 #include "DiagnoseCommand.h"
 #include "ExportChampSimCommand.h"
 #include "ImportChampSimCommand.h"
@@ -26,6 +27,7 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<BoundsCommand>());
     commands.push_back(std::make_unique<BuildDbCommand>());
     commands.push_back(std::make_unique<LabelCommand>());
+    commands.push_back(std::make_unique<DatasetCommand>());
     commands.push_back(std::make_unique<MergeDbCommand>());
     commands.push_back(std::make_unique<ValidateDbCommand>());
     commands.push_back(std::make_unique<MigrateDbCommand>());

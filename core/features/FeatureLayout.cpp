@@ -260,7 +260,7 @@ FeatureLayout FeatureLayout::standard(int percentiles) {
     std::vector<FeatureBlock> blocks = {
         series("rob", with(ParamId::Rob, mem), ipc),
         series("lq", with(ParamId::LoadQueue, mem), ipc),
-        series("sq", with(ParamId::StoreQueue, mem), ipc),
+        series("sq", {ParamId::StoreQueue}, ipc),
         series("alu_issue", {ParamId::AluIssue}, ipc),
         series("fp_issue", {ParamId::FpIssue}, ipc),
         series("ls_issue", {ParamId::LsIssue}, ipc),
@@ -268,6 +268,7 @@ FeatureLayout FeatureLayout::standard(int percentiles) {
         series("pipes_upper", {ParamId::LsPipes, ParamId::LoadPipes}, ipc),
         series("icache_fills", with(ParamId::IcacheFills, mem), ipc),
         series("fetch_buffers", with(ParamId::FetchBuffers, mem), ipc),
+        series("fetch_width", {ParamId::FetchWidth}, ipc),
     };
     blocks.push_back(distributions("aux.fences", {"fences"}, {}, kCountCap));
     std::vector<std::string> branchKinds;

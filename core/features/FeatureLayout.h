@@ -27,7 +27,7 @@ class CoreConfig;
 /// Resource blocks: one series each (named like the block), the per-window IPC bound [64]:
 /// - rob            E   rob, mem
 /// - lq             E   lq, mem
-/// - sq             E   sq, mem
+/// - sq             E   sq                     (stores take their class latency only)
 /// - alu_issue      E   alu_issue
 /// - fp_issue       E   fp_issue
 /// - ls_issue       E   ls_issue
@@ -35,6 +35,7 @@ class CoreConfig;
 /// - pipes_upper    E   ls_pipes, load_pipes   (w / time of the best pipe allocation)
 /// - icache_fills   E   icache_fills, mem
 /// - fetch_buffers  E   fetch_buffers, mem
+/// - fetch_width    E   fetch_width
 /// Auxiliary blocks:
 /// - aux.fences              E    (none)           fences per 1000 instructions per window [1000]
 /// - aux.branches            5 E  (none)           per 1000 instructions per window, series
@@ -51,7 +52,7 @@ class CoreConfig;
 /// - param.<key>    1   the normalised value (19 numeric parameters)
 /// - param.bp       2   one-hot, columns simple, tage
 ///
-/// Total width: 20 E + 6 + 21 = 20 E + 27, i.e. 447 for K = 10.
+/// Total width: 21 E + 6 + 21 = 21 E + 27, i.e. 468 for K = 10.
 ///
 /// Why every memory-dependent block depends on all four memory parameters, l1i_kb included: the
 /// L2 and LLC are shared by instruction fetches and data (CacheHierarchy), so the L1i size changes

@@ -1,7 +1,7 @@
 #include "phases/RandomProjection.h"
 
 #include "common/ConcordeError.h"
-#include "phases/SplitMix64.h"
+#include "common/SplitMix64.h"
 
 #include <algorithm>
 

@@ -1,5 +1,7 @@
 #include "store/SeriesCatalog.h"
 
+#include "features/SeriesKey.h"
+
 #include "bounds/BoundsCalculator.h"
 #include "bounds/WindowBounds.h"
 #include "common/ConcordeError.h"
@@ -144,12 +146,7 @@ std::uint32_t SeriesCatalog::windowsFor(const Group& group, std::uint64_t instru
 }
 
 std::string SeriesCatalog::settingsText(const std::vector<std::pair<ParamId, double>>& settings) {
-    std::string text;
-    for (const auto& [id, value] : settings) {
-        const auto& spec = ParameterSpace::spec(id);
-        text += (text.empty() ? "" : ",") + spec.key + "=" + spec.formatValue(value);
-    }
-    return text;
+    return SeriesKey::settingsText(settings);
 }
 
 void SeriesCatalog::requireMatches(const GridBounds::Result& result) const {

@@ -1,0 +1,261 @@
+#include "store/DatasetBuilder.h"
+
+#include "common/ConcordeError.h"
+#include "common/SplitMix64.h"
+#include "features/FeatureAssembler.h"
+#include "features/GridSeriesSource.h"
+#include "refsim/ReferenceSimulator.h"
+#include "store/DatabaseBuilder.h"
+#include "store/DatasetFile.h"
+#include "store/FeatureDatabase.h"
+#include "store/GridDescription.h"
+#include "store/RegionLabeler.h"
+#include "store/StoredRegionSeries.h"
+#include "trace/TraceReader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+namespace concorde {
+namespace {
+
+/// One region an input offers: how to get its records and its series (both thread-safe: each
+/// input serialises access to its own file).
+struct RegionInput {
+    std::string program;
+    std::uint32_t regionIndex = 0;
+    std::uint64_t warmup = 0;
+    std::uint64_t length = 0;
+    std::function<std::vector<TraceRecord>()> records;
+    std::function<std::unique_ptr<SeriesSource>(std::span<const TraceRecord>)> series;
+};
+
+/// The samples of one region still to draw.
+struct RegionWork {
+    const RegionInput* region = nullptr;
+    std::vector<std::pair<std::int64_t, CoreConfig>> draws;
+};
+
+DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const BoundsGrid& grid,
+                            const std::string& sources, const std::filesystem::path& output,
+                            const DatasetBuilder::Options& options,
+                            const DatasetBuilder::ProgressCallback& progress,
+                            const std::atomic<bool>* cancel) {
+    const auto started = std::chrono::steady_clock::now();
+    if (options.samples == 0)
+        throw usageError("dataset: --samples must be at least 1");
+    if (regions.empty())
+        throw badInput("dataset: the inputs hold no regions");
+    std::set<std::string> programs;
+    for (const auto& r : regions)
+        programs.insert(r.program);
+    for (const auto& p : options.holdOut)
+        if (!programs.contains(p))
+            throw usageError("dataset: --hold-out " + p + " is not a program of the inputs");
+    if (programs.size() == options.holdOut.size())
+        throw usageError("dataset: every program is held out; nothing is left to train on");
+
+    const FeatureAssembler assembler(FeatureLayout::standard(options.percentiles));
+    DatasetSettings settings;
+    settings.seed = options.seed;
+    settings.holdOut = options.holdOut;
+    std::sort(settings.holdOut.begin(), settings.holdOut.end());
+    settings.sources = sources;
+    settings.gridText = GridDescription::canonicalText(grid);
+    settings.layoutJson = assembler.layout().toJson().dump();
+    DatasetFile file = DatasetFile::openForWriting(output, settings);
+    const std::set<std::int64_t> existing = file.sampleIds();
+
+    // The seeded plan: region by cumulative measured length, configuration by draw index.
+    std::vector<double> cumulative;
+    double total = 0;
+    for (const auto& r : regions)
+        cumulative.push_back(total += static_cast<double>(r.length));
+    std::map<std::size_t, RegionWork> work;
+    DatasetBuilder::Summary summary;
+    for (std::size_t i = 0; i < options.samples; ++i) {
+        const auto id = static_cast<std::int64_t>(i);
+        if (existing.contains(id)) {
+            ++summary.existing;
+            continue;
+        }
+        const double u = SplitMix64::unit(SplitMix64::hash(options.seed, i, 0x5a3d1e)) * total;
+        const std::size_t r = static_cast<std::size_t>(
+            std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
+        const RegionInput& region = regions[std::min(r, regions.size() - 1)];
+        auto& w = work[std::min(r, regions.size() - 1)];
+        w.region = &region;
+        w.draws.emplace_back(id, RegionLabeler::randomConfig(grid, options.seed, region.program,
+                                                             region.regionIndex, i));
+    }
+    summary.regions = work.size();
+    std::vector<RegionWork*> todo;
+    std::size_t toDo = 0;
+    for (auto& [r, w] : work) {
+        todo.push_back(&w);
+        toDo += w.draws.size();
+    }
+
+    std::mutex outputMutex;
+    std::size_t done = 0;
+    std::exception_ptr failure;
+    const auto cancelled = [&] { return cancel && cancel->load(); };
+    tbb::task_arena arena(options.jobs ? static_cast<int>(options.jobs)
+                                       : tbb::task_arena::automatic);
+    arena.execute([&] {
+        tbb::parallel_for(std::size_t(0), todo.size(), std::size_t(1), [&](std::size_t k) {
+            if (cancelled())
+                return;
+            RegionWork& w = *todo[k];
+            const RegionInput& region = *w.region;
+            try {
+                std::vector<TraceRecord> records;
+                std::unique_ptr<SeriesSource> source;
+                records = region.records();
+                source = region.series(records);
+                const std::string split = DatasetBuilder::splitOf(
+                    region.program, region.regionIndex, options.holdOut);
+                std::vector<DatasetSample> samples(w.draws.size());
+                tbb::parallel_for(std::size_t(0), w.draws.size(), [&](std::size_t j) {
+                    if (cancelled())
+                        return;
+                    DatasetSample& s = samples[j];
+                    s.id = w.draws[j].first;
+                    s.config = w.draws[j].second;
+                    s.program = region.program;
+                    s.regionIndex = region.regionIndex;
+                    s.split = split;
+                    s.features = assembler.assemble(s.config, *source);
+                    s.minBoundCpi = assembler.minimumBoundCpi(s.config, *source);
+                    const SimulationResult result = ReferenceSimulator::simulate(
+                        records, static_cast<std::size_t>(region.warmup), s.config);
+                    s.cpi = result.cpi();
+                    s.instructions = result.instructions;
+                });
+                if (cancelled())
+                    return;
+                std::lock_guard lock(outputMutex);
+                file.write(samples);
+                done += samples.size();
+                summary.written += samples.size();
+                if (progress)
+                    progress({done, toDo,
+                              region.program + " region " + std::to_string(region.regionIndex)});
+            } catch (...) {
+                std::lock_guard lock(outputMutex);
+                if (!failure)
+                    failure = std::current_exception();
+            }
+        });
+    });
+    if (failure)
+        std::rethrow_exception(failure);
+    summary.total = file.sampleCount();
+    summary.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (cancelled())
+        throw runtimeFailure("dataset: interrupted after " + std::to_string(summary.written) +
+                             " new samples; run the same command again to resume");
+    return summary;
+}
+
+} // namespace
+
+std::string DatasetBuilder::splitOf(const std::string& program, std::uint32_t regionIndex,
+                                    const std::vector<std::string>& holdOut) {
+    if (std::find(holdOut.begin(), holdOut.end(), program) != holdOut.end())
+        return "held_out";
+    return regionIndex % 8 == 3 ? "test" : "train";
+}
+
+DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path& database,
+                                                     const std::filesystem::path& output,
+                                                     const Options& options,
+                                                     const ProgressCallback& progress,
+                                                     const std::atomic<bool>* cancel) {
+    auto db = std::make_shared<FeatureDatabase>(FeatureDatabase::openReadOnly(database));
+    auto lock = std::make_shared<std::mutex>(); // one SQLite connection
+    const BuildSettings settings = db->buildSettings();
+    const auto index = StoredRegionSeries::indexFor(db->catalog());
+    std::map<std::int64_t, std::string> programNames;
+    for (const auto& p : db->programs())
+        programNames[p.id] = p.name;
+    std::vector<RegionInput> regions;
+    for (const auto& row : db->regions()) {
+        if (!row.complete)
+            continue;
+        RegionInput r;
+        r.program = programNames.at(row.programId);
+        r.regionIndex = row.regionIndex;
+        r.warmup = row.warmup;
+        r.length = row.length;
+        const std::int64_t id = row.id;
+        r.records = [db, lock, id] {
+            std::lock_guard guard(*lock);
+            return db->regionRecords(id);
+        };
+        r.series = [db, lock, id,
+                    index](std::span<const TraceRecord>) -> std::unique_ptr<SeriesSource> {
+            std::lock_guard guard(*lock);
+            return std::make_unique<StoredRegionSeries>(StoredRegionSeries::load(*db, id, index));
+        };
+        regions.push_back(std::move(r));
+    }
+    nlohmann::json sources = {{"database", std::filesystem::absolute(database).lexically_normal()},
+                              {"window", settings.windowSize}};
+    return run(regions, settings.grid, sources.dump(), output, options, progress, cancel);
+}
+
+DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces,
+                                                   const BoundsGrid& grid,
+                                                   const std::filesystem::path& output,
+                                                   const Options& options,
+                                                   const ProgressCallback& progress,
+                                                   const std::atomic<bool>* cancel) {
+    if (traces.empty())
+        throw usageError("dataset: no traces given");
+    std::vector<RegionInput> regions;
+    nlohmann::json list = nlohmann::json::array();
+    std::set<std::string> names;
+    for (const auto& path : traces) {
+        auto reader = std::make_shared<TraceReader>(path);
+        auto lock = std::make_shared<std::mutex>();
+        const std::string program = DatabaseBuilder::programName(path);
+        if (!names.insert(program).second)
+            throw usageError("dataset: two traces are named '" + program + "'");
+        list.push_back(std::filesystem::absolute(path).lexically_normal());
+        const auto& info = reader->info();
+        for (std::size_t i = 0; i < info.regions.size(); ++i) {
+            RegionInput r;
+            r.program = program;
+            r.regionIndex = static_cast<std::uint32_t>(i);
+            r.warmup = info.regions[i].warmup;
+            r.length = info.regions[i].length;
+            r.records = [reader, lock, i] {
+                std::lock_guard guard(*lock);
+                std::vector<TraceRecord> records;
+                reader->readRegion(i, records);
+                return records;
+            };
+            const std::uint64_t warmup = r.warmup;
+            const std::uint32_t window = options.windowSize;
+            r.series = [warmup, window, &grid](std::span<const TraceRecord> records)
+                -> std::unique_ptr<SeriesSource> {
+                return std::make_unique<GridSeriesSource>(
+                    GridBounds::build(records, warmup, grid, window));
+            };
+            regions.push_back(std::move(r));
+        }
+    }
+    nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
+    return run(regions, grid, sources.dump(), output, options, progress, cancel);
+}
+
+} // namespace concorde

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "bounds/GridBounds.h"
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace concorde {
+
+/// `concorde dataset` (DESIGN §8): random (region, configuration) samples with the raw feature
+/// vector for exactly that configuration, the reference simulator's CPI as the label and the
+/// min-of-bounds CPI as the no-ML baseline.
+///
+/// The sample plan is a pure function of the seed: draw i picks a region with probability
+/// proportional to its measured length (so programs weigh by how much of them is traced) and a
+/// configuration with every parameter drawn independently and uniformly from the grid
+/// (RegionLabeler::randomConfig with draw i). Asking for more samples later only adds draws, and
+/// an interrupted run resumes where it stopped: samples are written region by region, and draws
+/// already in the file are skipped.
+///
+/// Splits: samples of the hold-out programs are "held_out" and never trained on; of the other
+/// programs, every region whose index is 3 mod 8 (two of sixteen, spread over the run) is "test"
+/// (regions the model never sees in training); the rest is "train".
+class DatasetBuilder {
+public:
+    struct Options {
+        std::size_t samples = 0;
+        std::uint64_t seed = 1;
+        std::vector<std::string> holdOut;
+        unsigned jobs = 0; ///< 0: every core
+        int percentiles = 10;
+        std::uint32_t windowSize = 400; ///< traces only (a database has its own)
+    };
+    struct Progress {
+        std::size_t samplesDone = 0; ///< this run
+        std::size_t samplesToDo = 0; ///< this run
+        std::string region;
+    };
+    struct Summary {
+        std::size_t written = 0;
+        std::size_t existing = 0; ///< draws already in the file
+        std::size_t regions = 0;
+        std::size_t total = 0; ///< samples in the file afterwards
+        double seconds = 0;
+    };
+    using ProgressCallback = std::function<void(const Progress&)>;
+
+    /// From a feature database: its stored series and trace records; configurations on its grid.
+    static Summary fromDatabase(const std::filesystem::path& database,
+                                const std::filesystem::path& output, const Options& options,
+                                const ProgressCallback& progress = {},
+                                const std::atomic<bool>* cancel = nullptr);
+    /// From .ctrace files: each region's series computed over `grid` as build-db would
+    /// (seconds per region), then sampled the same way.
+    static Summary fromTraces(const std::vector<std::filesystem::path>& traces,
+                              const BoundsGrid& grid, const std::filesystem::path& output,
+                              const Options& options, const ProgressCallback& progress = {},
+                              const std::atomic<bool>* cancel = nullptr);
+
+    /// "held_out", "test" or "train" (see the class comment).
+    static std::string splitOf(const std::string& program, std::uint32_t regionIndex,
+                               const std::vector<std::string>& holdOut);
+};
+
+} // namespace concorde

@@ -1,0 +1,216 @@
+#include "store/DatasetFile.h"
+
+#include "common/ConcordeError.h"
+#include "features/FeatureVectorCodec.h"
+#include "store/FeatureDatabase.h"
+#include "store/SqliteConnection.h"
+#include "store/SqliteStatement.h"
+#include "store/SqliteTransaction.h"
+
+#include <nlohmann/json.hpp>
+
+namespace concorde {
+namespace {
+
+constexpr const char* kFormat = "concorde-dataset";
+
+std::optional<std::string> metaValue(SqliteConnection& connection, const std::string& key) {
+    auto query = connection.prepare("SELECT value FROM meta WHERE key = ?1", "reading meta");
+    query.bind(1, key);
+    if (!query.step())
+        return std::nullopt;
+    return query.text(0);
+}
+
+std::string holdOutText(const std::vector<std::string>& holdOut) {
+    return nlohmann::json(holdOut).dump();
+}
+
+} // namespace
+
+DatasetFile::DatasetFile(std::filesystem::path path, std::unique_ptr<SqliteConnection> connection,
+                         DatasetSettings settings)
+    : path_(std::move(path)), connection_(std::move(connection)), settings_(std::move(settings)) {}
+DatasetFile::DatasetFile(DatasetFile&&) noexcept = default;
+DatasetFile& DatasetFile::operator=(DatasetFile&&) noexcept = default;
+DatasetFile::~DatasetFile() = default;
+
+bool DatasetFile::isDataset(const std::filesystem::path& path) {
+    if (!FeatureDatabase::isSqliteFile(path))
+        return false;
+    try {
+        SqliteConnection connection(path, SqliteConnection::Mode::ReadOnly);
+        return connection.hasTable("meta") && connection.hasTable("samples") &&
+               metaValue(connection, "format") == std::string(kFormat);
+    } catch (const ConcordeError&) {
+        return false;
+    }
+}
+
+DatasetSettings DatasetFile::readSettings(SqliteConnection& connection,
+                                          const std::filesystem::path& path) {
+    const std::string name = path.string();
+    if (!connection.hasTable("meta") || !connection.hasTable("samples") ||
+        metaValue(connection, "format") != std::string(kFormat))
+        throw badInput(name + " is an SQLite file but not a Concorde dataset (no meta.format = " +
+                       kFormat + ")");
+    const auto version = metaValue(connection, "version");
+    if (version != std::to_string(kVersion))
+        throw badInput(name + ": dataset version " + version.value_or("(none)") +
+                       " is not supported (this build reads version " +
+                       std::to_string(kVersion) + ")");
+    DatasetSettings settings;
+    try {
+        settings.seed = std::stoull(metaValue(connection, "seed").value_or(""));
+        settings.holdOut =
+            nlohmann::json::parse(metaValue(connection, "hold_out").value_or("[]"))
+                .get<std::vector<std::string>>();
+    } catch (const std::exception& e) {
+        throw badInput(name + ": malformed dataset meta (seed or hold_out): " + e.what());
+    }
+    settings.sources = metaValue(connection, "sources").value_or("");
+    settings.gridText = metaValue(connection, "grid").value_or("");
+    settings.layoutJson = metaValue(connection, "layout").value_or("");
+    return settings;
+}
+
+DatasetFile DatasetFile::openReadOnly(const std::filesystem::path& path) {
+    if (!std::filesystem::exists(path))
+        throw badInput("no such dataset file: " + path.string());
+    if (!FeatureDatabase::isSqliteFile(path))
+        throw badInput(path.string() + " is not a Concorde dataset (not an SQLite file)");
+    auto connection = std::make_unique<SqliteConnection>(path, SqliteConnection::Mode::ReadOnly);
+    DatasetSettings settings = readSettings(*connection, path);
+    DatasetFile file(path, std::move(connection), std::move(settings));
+    file.layout(); // validates the stored layout now rather than at first use
+    return file;
+}
+
+DatasetFile DatasetFile::openForWriting(const std::filesystem::path& path,
+                                        const DatasetSettings& wanted) {
+    const bool existed = std::filesystem::exists(path) && std::filesystem::file_size(path) > 0;
+    if (existed && !FeatureDatabase::isSqliteFile(path))
+        throw badInput(path.string() + " exists and is not a Concorde dataset; refusing to "
+                                       "overwrite it");
+    auto connection = std::make_unique<SqliteConnection>(path, SqliteConnection::Mode::ReadWrite);
+    if (existed) {
+        const DatasetSettings found = readSettings(*connection, path);
+        const auto differs = [&](const std::string& what, const std::string& had,
+                                 const std::string& want) {
+            if (had != want)
+                throw badInput(path.string() + " was drawn with a different " + what + " (" +
+                               had + ", now " + want +
+                               "); use a new output file or the original settings");
+        };
+        differs("seed", std::to_string(found.seed), std::to_string(wanted.seed));
+        differs("hold-out list", holdOutText(found.holdOut), holdOutText(wanted.holdOut));
+        differs("set of inputs", found.sources, wanted.sources);
+        differs("grid", found.gridText, wanted.gridText);
+        if (found.layoutJson != wanted.layoutJson)
+            throw badInput(path.string() + " was drawn with a different feature layout");
+    } else {
+        connection->exec("PRAGMA journal_mode=WAL", "switching to WAL");
+        SqliteTransaction transaction(*connection);
+        connection->exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                         "CREATE TABLE samples (id INTEGER PRIMARY KEY, program TEXT NOT NULL, "
+                         "region_index INTEGER NOT NULL, split TEXT NOT NULL, config_json TEXT "
+                         "NOT NULL, cpi REAL NOT NULL, min_bound_cpi REAL NOT NULL, "
+                         "instructions INTEGER NOT NULL, features BLOB NOT NULL)",
+                         "creating the dataset tables");
+        auto insert = connection->prepare("INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                                          "writing dataset meta");
+        const std::pair<const char*, std::string> rows[] = {
+            {"format", kFormat},
+            {"version", std::to_string(kVersion)},
+            {"seed", std::to_string(wanted.seed)},
+            {"hold_out", holdOutText(wanted.holdOut)},
+            {"sources", wanted.sources},
+            {"grid", wanted.gridText},
+            {"layout", wanted.layoutJson},
+        };
+        for (const auto& [key, value] : rows)
+            insert.bind(1, key).bind(2, value).run();
+        transaction.commit();
+    }
+    return DatasetFile(path, std::move(connection), wanted);
+}
+
+FeatureLayout DatasetFile::layout() const {
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(settings_.layoutJson);
+    } catch (const std::exception& e) {
+        throw badInput(path_.string() + ": malformed feature layout in meta: " + e.what());
+    }
+    return FeatureLayout::fromJson(json, path_.string());
+}
+
+std::set<std::int64_t> DatasetFile::sampleIds() {
+    std::set<std::int64_t> ids;
+    auto query = connection_->prepare("SELECT id FROM samples", "listing samples");
+    while (query.step())
+        ids.insert(query.int64(0));
+    return ids;
+}
+
+std::size_t DatasetFile::sampleCount() {
+    auto query = connection_->prepare("SELECT count(*) FROM samples", "counting samples");
+    query.step();
+    return static_cast<std::size_t>(query.int64(0));
+}
+
+void DatasetFile::write(const std::vector<DatasetSample>& samples) {
+    SqliteTransaction transaction(*connection_);
+    auto insert = connection_->prepare(
+        "INSERT OR REPLACE INTO samples (id, program, region_index, split, config_json, cpi, "
+        "min_bound_cpi, instructions, features) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "writing samples");
+    for (const auto& s : samples) {
+        const auto blob = FeatureVectorCodec::encode(s.features);
+        insert.bind(1, s.id)
+            .bind(2, s.program)
+            .bind(3, static_cast<std::int64_t>(s.regionIndex))
+            .bind(4, s.split)
+            .bind(5, s.config.toJson().dump())
+            .bind(6, s.cpi)
+            .bind(7, s.minBoundCpi)
+            .bind(8, static_cast<std::int64_t>(s.instructions))
+            .bindBlob(9, blob)
+            .run();
+    }
+    transaction.commit();
+}
+
+std::vector<DatasetSample> DatasetFile::samples(const std::set<std::string>& splits) {
+    const std::size_t width = layout().width();
+    std::vector<DatasetSample> out;
+    auto query = connection_->prepare(
+        "SELECT id, program, region_index, split, config_json, cpi, min_bound_cpi, instructions, "
+        "features FROM samples ORDER BY id",
+        "reading samples");
+    while (query.step()) {
+        DatasetSample s;
+        s.split = query.text(3);
+        if (!splits.empty() && !splits.contains(s.split))
+            continue;
+        s.id = query.int64(0);
+        const std::string what = path_.string() + ": sample " + std::to_string(s.id);
+        s.program = query.text(1);
+        s.regionIndex = static_cast<std::uint32_t>(query.int64(2));
+        try {
+            s.config = CoreConfig::fromJson(nlohmann::json::parse(query.text(4)), true, what);
+        } catch (const nlohmann::json::exception& e) {
+            throw badInput(what + ": malformed configuration: " + e.what());
+        }
+        s.cpi = query.real(5);
+        s.minBoundCpi = query.real(6);
+        if (!(s.cpi > 0) || !(s.minBoundCpi > 0))
+            throw badInput(what + ": CPI must be positive");
+        s.instructions = static_cast<std::uint64_t>(query.int64(7));
+        s.features = FeatureVectorCodec::decode(query.blob(8), width, what);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+} // namespace concorde

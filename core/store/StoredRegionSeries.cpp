@@ -1,0 +1,43 @@
+#include "store/StoredRegionSeries.h"
+
+#include "common/ConcordeError.h"
+#include "store/FeatureDatabase.h"
+#include "store/SeriesCatalog.h"
+
+namespace concorde {
+
+std::shared_ptr<const StoredRegionSeries::KeyIndex>
+StoredRegionSeries::indexFor(const SeriesCatalog& catalog) {
+    auto index = std::make_shared<KeyIndex>();
+    const auto& groups = catalog.groups();
+    for (std::uint32_t g = 0; g < groups.size(); ++g)
+        for (std::uint32_t i = 0; i < groups[g].series.size(); ++i) {
+            const auto& key = groups[g].series[i];
+            const SeriesKey full{groups[g].name, key.memoryDependent, key.memory, key.settings};
+            index->emplace(full.text(), std::make_pair(g, i));
+        }
+    return index;
+}
+
+StoredRegionSeries StoredRegionSeries::load(FeatureDatabase& database, std::int64_t regionId,
+                                            std::shared_ptr<const KeyIndex> index) {
+    const SeriesCatalog& catalog = database.catalog();
+    if (!index)
+        index = indexFor(catalog);
+    std::vector<SeriesMatrix> groups;
+    groups.reserve(catalog.groups().size());
+    for (const auto& group : catalog.groups())
+        groups.push_back(database.readSeriesGroup(regionId, group.name));
+    return StoredRegionSeries(database.path().string() + ": " + database.describeRegion(regionId),
+                              std::move(index), std::move(groups));
+}
+
+std::span<const float> StoredRegionSeries::series(const SeriesKey& key) const {
+    const auto found = index_->find(key.text());
+    if (found == index_->end())
+        throw badInput(description_ + ": the database grid has no series " + key.text() +
+                       " (the configuration is off the database's grid)");
+    return groups_[found->second.first].row(found->second.second);
+}
+
+} // namespace concorde

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# build-default-db.sh [WORKDIR]
+#     Rebuilds data/default.sqlite end to end: traces the default programs of the workload set
+#     (16 regions of 20k warm-up + 100k measured instructions each), builds the feature database
+#     on the default grid, draws a training dataset of random (region, configuration) samples
+#     labelled by the reference simulator, trains the CPI model, labels validation
+#     configurations, evaluates the model on them and stores everything in one database.
+#
+#     WORKDIR (default ${XDG_CACHE_HOME:-~/.cache}/concorde/default-db) keeps the traces and the
+#     dataset; every step resumes from what is there, so an interrupted rebuild continues where
+#     it stopped. The result replaces data/default.sqlite atomically (temp file + rename).
+#
+#     Environment: CONCORDE (the concorde binary; default build/release/bin/concorde, built if
+#     missing), SAMPLES (training samples, default 60000), JOBS (default: every core),
+#     PROGRAMS (space-separated workload names), HOLD_OUT (programs kept out of training).
+#
+#     Time on the development machine (2 cores, shared): see data/README.md.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+WORK=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/concorde/default-db}
+SAMPLES=${SAMPLES:-60000}
+JOBS=${JOBS:-$(nproc)}
+PROGRAMS=${PROGRAMS:-"gzip unxz bzip2 zstd gcc python perl lua sqlite stockfish lame sort"}
+HOLD_OUT=${HOLD_OUT:-"bzip2 sqlite"}
+VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-24}
+
+if [ -z "${CONCORDE:-}" ]; then
+  if [ ! -x "$ROOT/build/release/bin/concorde" ]; then
+    cmake --preset release -S "$ROOT" >/dev/null
+    cmake --build "$ROOT/build/release" --target concorde concorde-valgrind -j "$JOBS"
+  fi
+  CONCORDE="$ROOT/build/release/bin/concorde"
+fi
+export CONCORDE
+mkdir -p "$WORK/traces"
+stamp() { echo "[$(date +%H:%M:%S)] $*"; }
+SECONDS=0
+
+# 1. Traces (skipped when present: .ctrace files are written atomically).
+for program in $PROGRAMS; do
+  if [ ! -f "$WORK/traces/$program.ctrace" ]; then
+    stamp "tracing $program"
+    bash "$HERE/workloads/trace-workload.sh" "$program" "$WORK/traces/$program.ctrace" >/dev/null
+  fi
+done
+stamp "traces done after ${SECONDS}s"
+
+# 2. Feature database (resumable).
+traces=()
+for program in $PROGRAMS; do traces+=("$WORK/traces/$program.ctrace"); done
+"$CONCORDE" build-db --out "$WORK/default.sqlite" --jobs "$JOBS" "${traces[@]}"
+stamp "feature database done after ${SECONDS}s"
