@@ -3,6 +3,7 @@
 #include "common/ConcordeError.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace concorde::cli {
 
@@ -67,6 +68,21 @@ std::uint64_t ArgParser::takeUnsigned(const std::string& name, std::uint64_t fal
     const auto result = std::from_chars(text->data(), end, value);
     if (text->empty() || result.ec != std::errc() || result.ptr != end)
         throw usageError("option " + name + " expects a whole number, got '" + *text + "'");
+    if (value < min || value > max)
+        throw usageError("option " + name + " = " + *text + " is out of range " +
+                         std::to_string(min) + "–" + std::to_string(max));
+    return value;
+}
+
+double ArgParser::takeDouble(const std::string& name, double fallback, double min, double max) {
+    const auto text = takeValue(name);
+    if (!text)
+        return fallback;
+    double value = 0;
+    const auto* end = text->data() + text->size();
+    const auto result = std::from_chars(text->data(), end, value);
+    if (text->empty() || result.ec != std::errc() || result.ptr != end || !std::isfinite(value))
+        throw usageError("option " + name + " expects a number, got '" + *text + "'");
     if (value < min || value > max)
         throw usageError("option " + name + " = " + *text + " is out of range " +
                          std::to_string(min) + "–" + std::to_string(max));

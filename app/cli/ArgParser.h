@@ -22,6 +22,8 @@ public:
     /// An unsigned integer option with a default, range-checked.
     std::uint64_t takeUnsigned(const std::string& name, std::uint64_t fallback,
                                std::uint64_t min = 0, std::uint64_t max = UINT64_MAX);
+    /// A real-number option with a default, range-checked.
+    double takeDouble(const std::string& name, double fallback, double min, double max);
     /// Everything after a literal "--" (removed from the remaining arguments).
     std::vector<std::string> takeAfterDoubleDash();
 

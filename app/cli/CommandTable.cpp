@@ -4,6 +4,7 @@
 #include "BuildDbCommand.h"
 #include "DatasetCommand.h"
 #include "DiagnoseCommand.h"
+#include "EvaluateCommand.h"
 #include "ExportChampSimCommand.h"
 #include "ImportChampSimCommand.h"
 #include "InfoCommand.h"
@@ -11,8 +12,10 @@
 #include "MergeDbCommand.h"
 #include "MicrobenchCommand.h"
 #include "MigrateDbCommand.h"
+#include "PredictCommand.h"
 #include "SimulateCommand.h"
 #include "TraceCommand.h"
+#include "TrainCommand.h"
 #include "ValidateDbCommand.h"
 
 namespace concorde::cli {
@@ -28,6 +31,9 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<BuildDbCommand>());
     commands.push_back(std::make_unique<LabelCommand>());
     commands.push_back(std::make_unique<DatasetCommand>());
+    commands.push_back(std::make_unique<TrainCommand>());
+    commands.push_back(std::make_unique<EvaluateCommand>());
+    commands.push_back(std::make_unique<PredictCommand>());
     commands.push_back(std::make_unique<MergeDbCommand>());
     commands.push_back(std::make_unique<ValidateDbCommand>());
     commands.push_back(std::make_unique<MigrateDbCommand>());

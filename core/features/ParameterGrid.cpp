@@ -19,6 +19,11 @@ ParameterGrid::ParameterGrid(const std::map<ParamId, std::vector<double>>& overr
         set(id, values);
 }
 
+ParameterGrid::ParameterGrid(const std::array<std::vector<double>, kParamCount>& grids) {
+    for (const auto& spec : ParameterSpace::all())
+        set(spec.id, grids[index(spec.id)]);
+}
+
 void ParameterGrid::set(ParamId id, std::vector<double> values) {
     const auto& spec = ParameterSpace::spec(id);
     if (values.empty())

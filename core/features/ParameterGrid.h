@@ -25,6 +25,8 @@ public:
         return grids_[static_cast<std::size_t>(id)];
     }
     std::size_t size(ParamId id) const { return values(id).size(); }
+    /// Every parameter's grid given, indexed by ParamId (e.g. a database's BoundsGrid).
+    explicit ParameterGrid(const std::array<std::vector<double>, kParamCount>& grids);
     /// Replaces one parameter's grid (validated as above).
     void set(ParamId id, std::vector<double> values);
 

@@ -1,6 +1,7 @@
 #include "store/FeatureDatabase.h"
 
 #include "common/ConcordeError.h"
+#include "ml/CpiModel.h"
 #include "store/BasicBlockVectorCodec.h"
 #include "store/DatabaseSchema.h"
 #include "store/GridDescription.h"
@@ -553,6 +554,63 @@ std::vector<ModelSummary> FeatureDatabase::models() {
         rows.push_back({query.int64(0), query.text(1), query.text(2),
                         static_cast<std::uint64_t>(query.int64(3))});
     return rows;
+}
+
+std::int64_t FeatureDatabase::writeModel(const CpiModel& model) {
+    model.check("model " + model.name);
+    nlohmann::json metrics = model.metrics;
+    if (!model.linear.empty())
+        metrics["linear_baseline"] = model.linear.toJson();
+    const auto weights = model.mlp.toBlob();
+    SqliteTransaction transaction(*connection_);
+    auto remove = connection_->prepare("DELETE FROM models WHERE name = ?1", "replacing a model");
+    remove.bind(1, model.name).run();
+    auto insert = connection_->prepare(
+        "INSERT INTO models (name, created, layout_json, weights, normalisation_json, "
+        "metrics_json) VALUES (?1, datetime('now'), ?2, ?3, ?4, ?5)",
+        "writing a model");
+    insert.bind(1, model.name)
+        .bind(2, model.layout.toJson().dump())
+        .bindBlob(3, std::span<const std::uint8_t>(weights.data(), weights.size()))
+        .bind(4, model.normalizer.toJson().dump())
+        .bind(5, metrics.dump())
+        .run();
+    const std::int64_t id = connection_->lastInsertRowId();
+    transaction.commit();
+    return id;
+}
+
+std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
+    auto query = connection_->prepare(
+        name.empty() ? "SELECT name, layout_json, weights, normalisation_json, metrics_json FROM "
+                       "models ORDER BY id DESC LIMIT 1"
+                     : "SELECT name, layout_json, weights, normalisation_json, metrics_json FROM "
+                       "models WHERE name = ?1",
+        "reading a model");
+    if (!name.empty())
+        query.bind(1, name);
+    if (!query.step())
+        return std::nullopt;
+    CpiModel model;
+    model.name = query.text(0);
+    const std::string what = path_.string() + ": model '" + model.name + "'";
+    try {
+        model.layout = FeatureLayout::fromJson(nlohmann::json::parse(query.text(1)), what);
+        const auto blob = query.blob(2);
+        model.mlp = Mlp::fromBlob(std::vector<unsigned char>(blob.begin(), blob.end()));
+        model.normalizer = FeatureNormalizer::fromJson(nlohmann::json::parse(query.text(3)));
+        model.metrics = nlohmann::json::parse(query.text(4));
+        if (model.metrics.contains("linear_baseline")) {
+            model.linear = LinearBaseline::fromJson(model.metrics["linear_baseline"]);
+            model.metrics.erase("linear_baseline");
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw badInput(what + ": malformed JSON: " + e.what());
+    } catch (const ConcordeError& e) {
+        throw badInput(what + ": " + e.what());
+    }
+    model.check(what);
+    return model;
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> FeatureDatabase::storageByTable(bool* exact) {

@@ -15,6 +15,7 @@
 namespace concorde {
 
 class SqliteConnection;
+struct CpiModel;
 
 /// The SQLite feature database (DESIGN §10; tables in docs/database.md).
 ///
@@ -100,6 +101,11 @@ public:
     /// Labels of one region, or of all regions when regionId is 0 (ordered by region, id).
     std::vector<LabelRow> labels(std::int64_t regionId = 0);
     std::vector<ModelSummary> models();
+    /// Stores a CPI model in one transaction (replacing one of the same name); returns its id.
+    std::int64_t writeModel(const CpiModel& model);
+    /// The model called `name`, or the newest one when `name` is empty; nullopt if there is none.
+    /// A malformed row is a bad-input error naming the database and the model.
+    std::optional<CpiModel> readModel(const std::string& name = {});
 
     /// Bytes per table and index: from the dbstat virtual table when SQLite has it (exact), else
     /// only the whole file (page_count × page_size) under the name "(all)". `exact` tells which.

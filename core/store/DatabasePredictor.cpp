@@ -1,0 +1,147 @@
+#include "store/DatabasePredictor.h"
+
+#include "common/ConcordeError.h"
+#include "features/FeatureAssembler.h"
+#include "store/FeatureDatabase.h"
+#include "store/StoredRegionSeries.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <tbb/parallel_for.h>
+
+namespace concorde {
+
+std::unique_ptr<BlockPrecomputedMlp> DatabasePredictor::precompute(const CpiModel& model,
+                                                                   const ParameterGrid& grid,
+                                                                   const SeriesSource& source) {
+    const FeatureAssembler assembler(model.layout);
+    return std::make_unique<BlockPrecomputedMlp>(
+        model.mlp, model.normalizer, model.layout, grid,
+        [&](const FeatureBlock& block, const CoreConfig& config, std::span<float> out) {
+            assembler.assembleBlock(block, config, source, out);
+        });
+}
+
+DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
+                                     const std::vector<std::string>& programs,
+                                     const Progress& progress)
+    : model_(std::move(model)), grid_(database.buildSettings().grid) {
+    model_.check(database.path().string());
+    std::map<std::int64_t, std::string> names;
+    std::vector<std::string> known;
+    for (const auto& p : database.programs()) {
+        names[p.id] = p.name;
+        known.push_back(p.name);
+    }
+    for (const auto& wanted : programs)
+        if (std::find(known.begin(), known.end(), wanted) == known.end()) {
+            std::string list;
+            for (const auto& k : known)
+                list += (list.empty() ? "" : ", ") + k;
+            throw usageError("the database has no program '" + wanted + "' (it has: " + list +
+                             ")");
+        }
+    for (const auto& row : database.regions()) {
+        const std::string& program = names.at(row.programId);
+        if (!row.complete ||
+            (!programs.empty() &&
+             std::find(programs.begin(), programs.end(), program) == programs.end()))
+            continue;
+        auto it = std::find(programs_.begin(), programs_.end(), program);
+        if (it == programs_.end()) {
+            programs_.push_back(program);
+            programRegions_.emplace_back();
+            it = programs_.end() - 1;
+        }
+        programRegions_[static_cast<std::size_t>(it - programs_.begin())].push_back(
+            regions_.size());
+        regions_.push_back({row.id, program, row.regionIndex, row.length});
+    }
+    if (regions_.empty())
+        throw badInput(database.path().string() + " has no complete region to predict");
+
+    const auto index = StoredRegionSeries::indexFor(database.catalog());
+    predictors_.resize(regions_.size());
+    std::mutex databaseMutex;
+    std::atomic<std::size_t> done{0};
+    std::atomic<bool> cancelled{false};
+    std::exception_ptr failure;
+    tbb::parallel_for(std::size_t(0), regions_.size(), std::size_t(1), [&](std::size_t r) {
+        if (cancelled)
+            return;
+        try {
+            std::unique_ptr<StoredRegionSeries> series;
+            {
+                std::lock_guard lock(databaseMutex); // one SQLite connection
+                series = std::make_unique<StoredRegionSeries>(
+                    StoredRegionSeries::load(database, regions_[r].regionId, index));
+            }
+            predictors_[r] = precompute(model_, grid_, *series);
+        } catch (...) {
+            std::lock_guard lock(databaseMutex);
+            if (!failure)
+                failure = std::current_exception();
+            cancelled = true;
+            return;
+        }
+        if (progress && !progress(++done, regions_.size()))
+            cancelled = true;
+    });
+    if (failure)
+        std::rethrow_exception(failure);
+    if (cancelled)
+        throw runtimeFailure("loading the predictions was cancelled");
+}
+
+const std::vector<std::size_t>& DatabasePredictor::regionsOf(const std::string& program) const {
+    const auto it = std::find(programs_.begin(), programs_.end(), program);
+    if (it == programs_.end()) {
+        std::string list;
+        for (const auto& p : programs_)
+            list += (list.empty() ? "" : ", ") + p;
+        throw usageError("no program '" + program + "' (loaded: " + list + ")");
+    }
+    return programRegions_[static_cast<std::size_t>(it - programs_.begin())];
+}
+
+double DatabasePredictor::regionCpi(std::size_t region, const CoreConfig& config) const {
+    return predictors_.at(region)->predict(config);
+}
+
+void DatabasePredictor::regionCpi(std::size_t region, std::span<const CoreConfig> configs,
+                                  std::span<double> out) const {
+    predictors_.at(region)->predict(configs, out);
+}
+
+double DatabasePredictor::programCpi(const std::string& program, const CoreConfig& config) const {
+    double weighted = 0, total = 0;
+    for (const std::size_t r : regionsOf(program)) {
+        const auto w = static_cast<double>(regions_[r].length);
+        weighted += w * regionCpi(r, config);
+        total += w;
+    }
+    return weighted / total;
+}
+
+void DatabasePredictor::programCpi(const std::string& program,
+                                   std::span<const CoreConfig> configs,
+                                   std::span<double> out) const {
+    if (out.size() != configs.size())
+        throw usageError("programCpi: one output per configuration");
+    std::fill(out.begin(), out.end(), 0.0);
+    std::vector<double> part(configs.size());
+    double total = 0;
+    for (const std::size_t r : regionsOf(program)) {
+        const auto w = static_cast<double>(regions_[r].length);
+        regionCpi(r, configs, part);
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] += w * part[i];
+        total += w;
+    }
+    for (double& v : out)
+        v /= total;
+}
+
+} // namespace concorde

@@ -1,0 +1,76 @@
+#pragma once
+
+#include "features/ParameterGrid.h"
+#include "ml/BlockPrecomputedMlp.h"
+#include "ml/CpiModel.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace concorde {
+
+class CoreConfig;
+class FeatureDatabase;
+class SeriesSource;
+
+/// Live CPI predictions for the regions of a feature database (DESIGN §8): per region, one
+/// BlockPrecomputedMlp built from the region's stored series, so a prediction for any
+/// configuration on the database's grid is a sum of one precomputed vector per feature block
+/// and the small layers. A program's CPI is the instruction-weighted mean of its regions' CPIs.
+/// Immutable once built; predictions are thread-safe.
+class DatabasePredictor {
+public:
+    struct RegionEntry {
+        std::int64_t regionId = 0;
+        std::string program;
+        std::uint32_t regionIndex = 0;
+        std::uint64_t length = 0; ///< measured instructions (the region's weight)
+    };
+    /// Called after each region is ready (from worker threads); returning false cancels
+    /// (a runtime ConcordeError is thrown).
+    using Progress = std::function<bool(std::size_t done, std::size_t total)>;
+
+    /// Loads the complete regions of `programs` (every program when empty; an unknown name is a
+    /// usage error listing the programs) and precomputes them in parallel.
+    DatabasePredictor(FeatureDatabase& database, CpiModel model,
+                      const std::vector<std::string>& programs = {}, const Progress& progress = {});
+
+    /// The precomputed predictor of one region from its series (used here and by evaluate).
+    static std::unique_ptr<BlockPrecomputedMlp>
+    precompute(const CpiModel& model, const ParameterGrid& grid, const SeriesSource& source);
+
+    const CpiModel& model() const { return model_; }
+    const ParameterGrid& grid() const { return grid_; }
+    const std::vector<RegionEntry>& regions() const { return regions_; }
+    /// Program names in database order.
+    const std::vector<std::string>& programs() const { return programs_; }
+    /// Indices into regions() of a program's regions (usage error for an unknown program).
+    const std::vector<std::size_t>& regionsOf(const std::string& program) const;
+
+    /// CPI of region `region` (an index into regions()). Throws a bad-input ConcordeError naming
+    /// the parameter if `config` is off the grid.
+    double regionCpi(std::size_t region, const CoreConfig& config) const;
+    /// Batched region CPIs, one per configuration.
+    void regionCpi(std::size_t region, std::span<const CoreConfig> configs,
+                   std::span<double> out) const;
+    /// The program's CPI: instruction-weighted mean of its regions' CPIs.
+    double programCpi(const std::string& program, const CoreConfig& config) const;
+    /// Batched program CPIs, one per configuration.
+    void programCpi(const std::string& program, std::span<const CoreConfig> configs,
+                    std::span<double> out) const;
+
+private:
+    CpiModel model_;
+    ParameterGrid grid_;
+    std::vector<RegionEntry> regions_;
+    std::vector<std::string> programs_;
+    std::vector<std::vector<std::size_t>> programRegions_;
+    std::vector<std::unique_ptr<BlockPrecomputedMlp>> predictors_;
+};
+
+} // namespace concorde
