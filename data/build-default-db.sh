@@ -52,3 +52,29 @@ traces=()
 for program in $PROGRAMS; do traces+=("$WORK/traces/$program.ctrace"); done
 "$CONCORDE" build-db --out "$WORK/default.sqlite" --jobs "$JOBS" "${traces[@]}"
 stamp "feature database done after ${SECONDS}s"
+
+# 3. Training samples: random (region, configuration) draws labelled by the reference simulator
+#    (resumable; the hold-out programs are kept out of training for the out-of-distribution test).
+holdout_args=()
+for program in $HOLD_OUT; do holdout_args+=(--hold-out "$program"); done
+"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES" --out "$WORK/train.dataset" \
+  --jobs "$JOBS" "${holdout_args[@]}"
+stamp "dataset done after ${SECONDS}s"
+
+# 4. The CPI model, stored in the database with its test and held-out accuracy.
+"$CONCORDE" train --dataset "$WORK/train.dataset" --db "$WORK/default.sqlite" ${TRAIN_OPTIONS:-}
+stamp "training done after ${SECONDS}s"
+
+# 5. Validation labels (random configurations and the presets) and the model's accuracy on them.
+"$CONCORDE" label --db "$WORK/default.sqlite" --configs "$VALIDATION_CONFIGS" --presets \
+  --seed 7 --jobs "$JOBS"
+"$CONCORDE" evaluate --db "$WORK/default.sqlite" --record
+stamp "validation done after ${SECONDS}s"
+
+# 6. Compact copy into data/, atomically.
+rm -f "$ROOT/data/default.sqlite.tmp"
+sqlite3 "$WORK/default.sqlite" "VACUUM INTO '$ROOT/data/default.sqlite.tmp'"
+"$CONCORDE" validate-db "$ROOT/data/default.sqlite.tmp" >/dev/null
+mv -f "$ROOT/data/default.sqlite.tmp" "$ROOT/data/default.sqlite"
+ls -l "$ROOT/data/default.sqlite"
+stamp "data/default.sqlite rebuilt in ${SECONDS}s"

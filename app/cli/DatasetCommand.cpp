@@ -16,6 +16,7 @@ namespace concorde::cli {
 std::string DatasetCommand::help() const {
     return "Usage: concorde dataset --traces TRACES... --samples N --out FILE [--seed S]\n"
            "                        [--jobs N] [--hold-out PROGRAM...] [--grid G]\n"
+           "                        [--labels-from OLD]\n"
            "       concorde dataset --db DB.sqlite --samples N --out FILE [options]\n\n"
            "Draws N random (region, configuration) samples: a region with probability\n"
            "proportional to its length, every parameter independently from the grid. For each\n"
@@ -35,7 +36,10 @@ std::string DatasetCommand::help() const {
            "  --seed S        seed of the draws (default 1)\n"
            "  --jobs N        threads (default: every core)\n"
            "  --hold-out P    a program to keep out of training (repeatable, or P1,P2)\n"
-           "  --grid G        traces only: default, full or FILE.json (default: default)\n";
+           "  --grid G        traces only: default, full or FILE.json (default: default)\n"
+           "  --labels-from D an earlier dataset with the same seed and inputs: its labels\n"
+           "                  are reused for the same draws (only features are recomputed,\n"
+           "                  e.g. after a feature layout change)\n";
 }
 
 int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
@@ -45,6 +49,7 @@ int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
     const auto dbPath = parser.takeValue("--db");
     const auto output = parser.takeValue("--out");
     const auto grid = parser.takeValue("--grid");
+    const auto labelsFrom = parser.takeValue("--labels-from");
     DatasetBuilder::Options options;
     options.samples = parser.takeUnsigned("--samples", 0, 1, 100'000'000);
     options.seed = parser.takeUnsigned("--seed", 1);
@@ -55,6 +60,8 @@ int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
             if (!item.empty())
                 options.holdOut.push_back(item);
     }
+    if (labelsFrom)
+        options.labelsFrom = *labelsFrom;
     const auto rest = parser.finish();
     if (!output)
         throw usageError("dataset needs --out FILE");

@@ -18,7 +18,8 @@ namespace concorde::cli {
 std::string TrainCommand::help() const {
     return "Usage: concorde train --dataset FILE --db DB.sqlite [--name NAME]\n"
            "                      [--hidden 256,128] [--epochs N] [--batch N] [--lr X]\n"
-           "                      [--weight-decay X] [--patience N] [--seed S] [--json]\n\n"
+           "                      [--weight-decay X] [--patience N] [--plateau N] [--seed S]\n"
+           "                      [--json]\n\n"
            "Trains the CPI model (DESIGN §8: an MLP with ReLU hidden layers, AdamW on the\n"
            "relative error, mini-batches, early stopping on a validation part of the train\n"
            "split; deterministic for a seed) and the linear baseline on the dataset's 'train'\n"
@@ -36,6 +37,8 @@ std::string TrainCommand::help() const {
            "  --lr X            AdamW learning rate (default 0.001)\n"
            "  --weight-decay X  decoupled weight decay (default 0.0001)\n"
            "  --patience N      stop after N epochs without validation improvement (default 15)\n"
+           "  --plateau N       halve the learning rate after N epochs without validation\n"
+           "                    improvement (default 5; 0: constant)\n"
            "  --seed S          initialisation, shuffling and validation split (default 1)\n"
            "  --json            print the model's metrics as JSON\n";
 }
@@ -69,6 +72,7 @@ int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out,
     options.learningRate = parser.takeDouble("--lr", 1e-3, 1e-7, 1.0);
     options.weightDecay = parser.takeDouble("--weight-decay", 1e-4, 0.0, 1.0);
     options.patience = static_cast<int>(parser.takeUnsigned("--patience", 15, 1, 100000));
+    options.plateau = static_cast<int>(parser.takeUnsigned("--plateau", 5, 0, 100000));
     options.seed = parser.takeUnsigned("--seed", 1);
     const bool json = parser.takeFlag("--json");
     const auto rest = parser.finish();

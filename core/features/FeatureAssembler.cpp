@@ -79,10 +79,10 @@ void FeatureAssembler::assembleBlock(const FeatureBlock& block, const CoreConfig
         }
         return;
     case BlockKind::Distributions: {
-        const auto encoder = layout_.encoder(block);
-        const std::size_t w = encoder.width();
+        const std::size_t w = block.columnWidth(layout_.percentiles());
         for (std::size_t c = 0; c < block.columns.size(); ++c)
-            encoder.encodeInto(source.series(keyFor(block, c, config)), out.subspan(c * w, w));
+            layout_.encodeColumn(block, source.series(keyFor(block, c, config)),
+                                 out.subspan(c * w, w));
         return;
     }
     }
@@ -114,7 +114,7 @@ double FeatureAssembler::minimumBoundCpi(const CoreConfig& config,
         throw badInput("no windows to compute the min-of-bounds CPI from");
     double cycles = 0;
     for (const float ipc : minimum)
-        cycles += 1.0 / std::max(ipc, 1e-6f);
+        cycles += 1.0 / std::max(ipc, 1e-3f); // the floor FeatureLayout::encodeColumn uses
     return cycles / static_cast<double>(minimum.size());
 }
 

@@ -39,10 +39,14 @@ bool FeatureBlock::dependsOn(ParamId id) const {
     return std::find(params.begin(), params.end(), id) != params.end();
 }
 
-std::size_t FeatureBlock::expectedWidth(int percentiles) const {
+std::size_t FeatureBlock::columnWidth(int percentiles) const {
     if (kind == BlockKind::Distributions)
-        return columns.size() * DistributionEncoder::widthFor(percentiles);
-    return columns.size();
+        return DistributionEncoder::widthFor(percentiles) + (reciprocalMean ? 1 : 0);
+    return 1;
+}
+
+std::size_t FeatureBlock::expectedWidth(int percentiles) const {
+    return columns.size() * columnWidth(percentiles);
 }
 
 std::size_t FeatureBlock::columnIndex(std::string_view column) const {

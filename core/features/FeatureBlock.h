@@ -48,6 +48,10 @@ struct FeatureBlock {
     std::vector<std::string> columns;
     /// Distributions only: samples are clamped to this before encoding.
     float cap = 0;
+    /// Distributions only: each column's encoding is followed by the mean of the reciprocals of
+    /// its samples. Set on per-window IPC bounds, where it is the region's CPI under that
+    /// resource alone — the quantity CPI is built from, and one the percentiles only approximate.
+    bool reciprocalMean = false;
     /// Parameter only: the mapping and the value range [lo, hi] mapped onto [0, 1].
     ParamScale scale = ParamScale::None;
     double lo = 0;
@@ -63,6 +67,8 @@ struct FeatureBlock {
 
     /// Width this block must have with K percentiles (derived from kind and columns).
     std::size_t expectedWidth(int percentiles) const;
+    /// Floats per column: 2K + 1 (+ 1 with reciprocalMean) for distributions, else 1.
+    std::size_t columnWidth(int percentiles) const;
     /// Index of `column` in `columns`; a usage error naming the block if absent.
     std::size_t columnIndex(std::string_view column) const;
 

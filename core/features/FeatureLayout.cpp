@@ -32,6 +32,13 @@ FeatureBlock series(const std::string& name, std::vector<ParamId> params, float 
     return distributions(name, {name}, std::move(params), cap);
 }
 
+/// A resource's per-window IPC bound: a series block with the reciprocal mean (region CPI).
+FeatureBlock bound(const std::string& name, std::vector<ParamId> params) {
+    FeatureBlock block = series(name, std::move(params), FeatureLayout::kThroughputCap);
+    block.reciprocalMean = true;
+    return block;
+}
+
 std::vector<ParamId> with(ParamId first, const std::vector<ParamId>& rest) {
     std::vector<ParamId> params{first};
     params.insert(params.end(), rest.begin(), rest.end());
@@ -110,10 +117,14 @@ void validateBlock(std::size_t i, const FeatureBlock& block) {
             throw badInput(where + "only parameter blocks have a scale");
         if (block.cap != 0)
             throw badInput(where + "only distributions blocks have a cap");
+        if (block.reciprocalMean)
+            throw badInput(where + "only distributions blocks have a reciprocal mean");
         return;
     case BlockKind::Parameter:
         break;
     }
+    if (block.reciprocalMean)
+        throw badInput(where + "only distributions blocks have a reciprocal mean");
     if (block.params.size() != 1)
         throw badInput(where + "a parameter block depends on exactly one parameter, not " +
                        std::to_string(block.params.size()));
@@ -228,6 +239,12 @@ FeatureBlock blockFromJson(const nlohmann::json& object, std::size_t i,
         if (static_cast<double>(block.cap) != cap)
             throw badInput(where + "'cap' is not representable as a float");
         allowed.insert("cap");
+        if (object.contains("reciprocal_mean")) {
+            if (!object["reciprocal_mean"].is_boolean())
+                throw badInput(where + "'reciprocal_mean' must be true or false");
+            block.reciprocalMean = object["reciprocal_mean"].get<bool>();
+            allowed.insert("reciprocal_mean");
+        }
     } else if (block.kind == BlockKind::Parameter) {
         block.scale = parseScale(stringMember(object, "scale", where), where);
         allowed.insert("scale");
@@ -256,19 +273,18 @@ std::vector<ParamId> FeatureLayout::memoryParams() {
 
 FeatureLayout FeatureLayout::standard(int percentiles) {
     const auto mem = memoryParams();
-    const float ipc = kThroughputCap;
     std::vector<FeatureBlock> blocks = {
-        series("rob", with(ParamId::Rob, mem), ipc),
-        series("lq", with(ParamId::LoadQueue, mem), ipc),
-        series("sq", {ParamId::StoreQueue}, ipc),
-        series("alu_issue", {ParamId::AluIssue}, ipc),
-        series("fp_issue", {ParamId::FpIssue}, ipc),
-        series("ls_issue", {ParamId::LsIssue}, ipc),
-        series("pipes_lower", {ParamId::LsPipes, ParamId::LoadPipes}, ipc),
-        series("pipes_upper", {ParamId::LsPipes, ParamId::LoadPipes}, ipc),
-        series("icache_fills", with(ParamId::IcacheFills, mem), ipc),
-        series("fetch_buffers", with(ParamId::FetchBuffers, mem), ipc),
-        series("fetch_width", {ParamId::FetchWidth}, ipc),
+        bound("rob", with(ParamId::Rob, mem)),
+        bound("lq", with(ParamId::LoadQueue, mem)),
+        bound("sq", {ParamId::StoreQueue}),
+        bound("alu_issue", {ParamId::AluIssue}),
+        bound("fp_issue", {ParamId::FpIssue}),
+        bound("ls_issue", {ParamId::LsIssue}),
+        bound("pipes_lower", {ParamId::LsPipes, ParamId::LoadPipes}),
+        bound("pipes_upper", {ParamId::LsPipes, ParamId::LoadPipes}),
+        bound("icache_fills", with(ParamId::IcacheFills, mem)),
+        bound("fetch_buffers", with(ParamId::FetchBuffers, mem)),
+        bound("fetch_width", {ParamId::FetchWidth}),
     };
     blocks.push_back(distributions("aux.fences", {"fences"}, {}, kCountCap));
     std::vector<std::string> branchKinds;
@@ -350,6 +366,24 @@ BlockCombinations FeatureLayout::combinations(std::string_view name,
     return BlockCombinations(block(name), grid);
 }
 
+void FeatureLayout::encodeColumn(const FeatureBlock& block, std::span<const float> series,
+                                 std::span<float> out) const {
+    const auto enc = encoder(block);
+    if (out.size() != block.columnWidth(percentiles_))
+        throw usageError("a column of block '" + block.name + "' is " +
+                         std::to_string(block.columnWidth(percentiles_)) + " floats wide, got " +
+                         std::to_string(out.size()));
+    enc.encodeInto(series, out.first(enc.width()));
+    if (!block.reciprocalMean)
+        return;
+    // Samples clamped like the encoder's (cap) and away from 0 (a bound of 0 IPC would be an
+    // infinite CPI; the models never produce one, the clamp keeps a bad input finite).
+    double sum = 0;
+    for (const float v : series)
+        sum += 1.0 / std::clamp(static_cast<double>(v), 1e-3, static_cast<double>(block.cap));
+    out[enc.width()] = series.empty() ? 0.0f : static_cast<float>(sum / double(series.size()));
+}
+
 DistributionEncoder FeatureLayout::encoder(const FeatureBlock& block) const {
     if (block.kind != BlockKind::Distributions)
         throw usageError("feature block '" + block.name + "' does not hold distributions");
@@ -376,10 +410,8 @@ std::span<const float> FeatureLayout::slice(std::span<const float> features,
 void FeatureLayout::encodeSeries(std::string_view name, std::string_view column,
                                  std::span<const float> values, std::span<float> features) const {
     const auto& b = block(name);
-    const auto enc = encoder(b);
-    const auto out =
-        slice(features, name).subspan(b.columnIndex(column) * enc.width(), enc.width());
-    enc.encodeInto(values, out);
+    const std::size_t w = b.columnWidth(percentiles_);
+    encodeColumn(b, values, slice(features, name).subspan(b.columnIndex(column) * w, w));
 }
 
 void FeatureLayout::encodeParameters(const CoreConfig& config, std::span<float> features) const {
@@ -414,6 +446,8 @@ nlohmann::json FeatureLayout::toJson() const {
                                  {"params", params},   {"columns", b.columns}};
         if (b.kind == BlockKind::Distributions)
             object["cap"] = static_cast<double>(b.cap);
+        if (b.reciprocalMean)
+            object["reciprocal_mean"] = true;
         if (b.kind == BlockKind::Parameter) {
             object["scale"] = paramScaleName(b.scale);
             if (b.scale != ParamScale::OneHot) {

@@ -24,7 +24,9 @@ class CoreConfig;
 /// The standard layout (standard(K)), in this order. E = 2K + 1 is one DistributionEncoder
 /// encoding (21 for K = 10); "mem" = l1d_kb, l1i_kb, l2_kb, pf_degree; caps in brackets.
 ///
-/// Resource blocks: one series each (named like the block), the per-window IPC bound [64]:
+/// Resource blocks: one series each (named like the block), the per-window IPC bound [64],
+/// each followed by its reciprocal mean (the region's CPI under that resource alone), so a
+/// resource block is E + 1 wide:
 /// - rob            E   rob, mem
 /// - lq             E   lq, mem
 /// - sq             E   sq                     (stores take their class latency only)
@@ -52,7 +54,7 @@ class CoreConfig;
 /// - param.<key>    1   the normalised value (19 numeric parameters)
 /// - param.bp       2   one-hot, columns simple, tage
 ///
-/// Total width: 21 E + 6 + 21 = 21 E + 27, i.e. 468 for K = 10.
+/// Total width: 21 E + 11 + 6 + 21 = 21 E + 38, i.e. 479 for K = 10.
 ///
 /// Why every memory-dependent block depends on all four memory parameters, l1i_kb included: the
 /// L2 and LLC are shared by instruction fetches and data (CacheHierarchy), so the L1i size changes
@@ -111,6 +113,10 @@ public:
     /// Block `name`'s slice of a full feature vector (usage error if `features` is not width()).
     std::span<float> slice(std::span<float> features, std::string_view name) const;
     std::span<const float> slice(std::span<const float> features, std::string_view name) const;
+    /// Encodes one series as one column of a Distributions block: the encoder's 2K + 1 floats,
+    /// then the reciprocal mean if the block has one. `out` is the column's slice.
+    void encodeColumn(const FeatureBlock& block, std::span<const float> series,
+                      std::span<float> out) const;
     /// Encodes one series into its place: block `name`, column `column`.
     void encodeSeries(std::string_view name, std::string_view column, std::span<const float> series,
                       std::span<float> features) const;

@@ -30,7 +30,9 @@ struct Stats {
             return 0;
         std::vector<double> sorted = errors;
         std::sort(sorted.begin(), sorted.end());
-        return sorted[std::min(sorted.size() - 1, static_cast<std::size_t>(q * double(sorted.size())))];
+        // Nearest rank: the smallest error with at least a fraction q of the samples at or below.
+        const auto rank = static_cast<std::size_t>(std::ceil(q * double(sorted.size())));
+        return sorted[std::clamp<std::size_t>(rank, 1, sorted.size()) - 1];
     }
     nlohmann::json toJson() const {
         return {{"samples", samples},

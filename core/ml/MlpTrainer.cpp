@@ -16,6 +16,7 @@ nlohmann::json TrainingReport::toJson() const {
             {"validation_mean_rel_error", validationLoss},
             {"train_samples", trainSamples},
             {"validation_samples", validationSamples},
+            {"final_learning_rate", finalLearningRate},
             {"validation_history", validationHistory}};
 }
 
@@ -97,6 +98,8 @@ Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targ
         vB.push_back(mB.back());
     }
     long step = 0;
+    double learningRate = options_.learningRate;
+    int sinceDecay = 0;
     Mlp best = model;
     double bestValidation = std::numeric_limits<double>::infinity();
     int sinceBest = 0;
@@ -123,8 +126,8 @@ Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targ
             const double correction2 = 1.0 - std::pow(options_.beta2, double(step));
             const auto b1 = static_cast<float>(options_.beta1);
             const auto b2 = static_cast<float>(options_.beta2);
-            const auto lr = static_cast<float>(options_.learningRate);
-            const auto decay = static_cast<float>(options_.learningRate * options_.weightDecay);
+            const auto lr = static_cast<float>(learningRate);
+            const auto decay = static_cast<float>(learningRate * options_.weightDecay);
             const auto eps = static_cast<float>(options_.epsilon);
             const auto c1 = static_cast<float>(correction1);
             const auto c2 = static_cast<float>(correction2);
@@ -151,12 +154,19 @@ Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targ
             best = model;
             report.bestEpoch = epoch;
             sinceBest = 0;
+            sinceDecay = 0;
         } else if (++sinceBest >= options_.patience) {
             break;
+        } else if (options_.plateau > 0 && ++sinceDecay >= options_.plateau) {
+            // Reduce on plateau: a smaller step settles into the minimum the larger one jumps
+            // around; relative-error gradients do not shrink near the optimum (L1-like).
+            learningRate *= options_.decayFactor;
+            sinceDecay = 0;
         }
         if (progress && !progress(epoch, meanRelativeError(model, trainX, trainY), validationLoss))
             break;
     }
+    report.finalLearningRate = learningRate;
     report.trainLoss = meanRelativeError(best, trainX, trainY);
     report.validationLoss = bestValidation;
     return best;

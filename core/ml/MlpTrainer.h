@@ -20,6 +20,10 @@ struct TrainingOptions {
     double epsilon = 1e-8;
     double validationFraction = 0.1;
     int patience = 15; ///< epochs without validation improvement before stopping
+    /// Epochs without improvement before the learning rate is multiplied by decayFactor
+    /// (0: constant learning rate).
+    int plateau = 5;
+    double decayFactor = 0.5;
     std::uint64_t seed = 1;
 };
 
@@ -29,6 +33,7 @@ struct TrainingReport {
     int bestEpoch = 0;
     double trainLoss = 0;      ///< mean relative error on the training part at the best epoch
     double validationLoss = 0; ///< the same on the validation part
+    double finalLearningRate = 0;
     std::vector<double> validationHistory;
     std::size_t trainSamples = 0;
     std::size_t validationSamples = 0;

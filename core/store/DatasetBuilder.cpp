@@ -45,10 +45,14 @@ struct RegionWork {
 
 DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const BoundsGrid& grid,
                             const std::string& sources, const std::filesystem::path& output,
-                            const DatasetBuilder::Options& options,
+                            const DatasetBuilder::Options& requested,
                             const DatasetBuilder::ProgressCallback& progress,
                             const std::atomic<bool>* cancel) {
     const auto started = std::chrono::steady_clock::now();
+    DatasetBuilder::Options options = requested;
+    std::sort(options.holdOut.begin(), options.holdOut.end());
+    options.holdOut.erase(std::unique(options.holdOut.begin(), options.holdOut.end()),
+                          options.holdOut.end());
     if (options.samples == 0)
         throw usageError("dataset: --samples must be at least 1");
     if (regions.empty())
@@ -66,12 +70,17 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
     DatasetSettings settings;
     settings.seed = options.seed;
     settings.holdOut = options.holdOut;
-    std::sort(settings.holdOut.begin(), settings.holdOut.end());
     settings.sources = sources;
     settings.gridText = GridDescription::canonicalText(grid);
     settings.layoutJson = assembler.layout().toJson().dump();
     DatasetFile file = DatasetFile::openForWriting(output, settings);
     const std::set<std::int64_t> existing = file.sampleIds();
+    std::map<std::int64_t, DatasetFile::StoredLabel> reusable;
+    if (!options.labelsFrom.empty()) {
+        if (std::filesystem::equivalent(options.labelsFrom, output))
+            throw usageError("dataset: --labels-from must be another file than --out");
+        reusable = DatasetFile::storedLabels(options.labelsFrom);
+    }
 
     // The seeded plan: region by cumulative measured length, configuration by draw index.
     std::vector<double> cumulative;
@@ -134,6 +143,15 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                     s.split = split;
                     s.features = assembler.assemble(s.config, *source);
                     s.minBoundCpi = assembler.minimumBoundCpi(s.config, *source);
+                    // The same draw labelled before (same plan, other features): reuse it.
+                    const auto old = reusable.find(s.id);
+                    if (old != reusable.end() && old->second.program == s.program &&
+                        old->second.regionIndex == s.regionIndex &&
+                        old->second.config == s.config) {
+                        s.cpi = old->second.cpi;
+                        s.instructions = old->second.instructions;
+                        return;
+                    }
                     const SimulationResult result = ReferenceSimulator::simulate(
                         records, static_cast<std::size_t>(region.warmup), s.config);
                     s.cpi = result.cpi();

@@ -34,6 +34,10 @@ public:
         unsigned jobs = 0; ///< 0: every core
         int percentiles = 10;
         std::uint32_t windowSize = 400; ///< traces only (a database has its own)
+        /// An earlier dataset drawn with the same seed and inputs (e.g. before a feature layout
+        /// change): draws found there with the same region and configuration take its label
+        /// instead of a new simulation. Only the features are recomputed.
+        std::filesystem::path labelsFrom;
     };
     struct Progress {
         std::size_t samplesDone = 0; ///< this run

@@ -135,6 +135,34 @@ DatasetFile DatasetFile::openForWriting(const std::filesystem::path& path,
     return DatasetFile(path, std::move(connection), wanted);
 }
 
+std::map<std::int64_t, DatasetFile::StoredLabel>
+DatasetFile::storedLabels(const std::filesystem::path& path) {
+    if (!FeatureDatabase::isSqliteFile(path))
+        throw badInput(path.string() + " is not a Concorde dataset (missing or not SQLite)");
+    SqliteConnection connection(path, SqliteConnection::Mode::ReadOnly);
+    readSettings(connection, path); // format and version
+    std::map<std::int64_t, StoredLabel> labels;
+    auto query = connection.prepare(
+        "SELECT id, program, region_index, config_json, cpi, instructions FROM samples",
+        "reading labels");
+    while (query.step()) {
+        StoredLabel label;
+        const std::string what = path.string() + ": sample " + std::to_string(query.int64(0));
+        label.program = query.text(1);
+        label.regionIndex = static_cast<std::uint32_t>(query.int64(2));
+        try {
+            label.config = CoreConfig::fromJson(nlohmann::json::parse(query.text(3)), true, what);
+        } catch (const nlohmann::json::exception& e) {
+            throw badInput(what + ": malformed configuration: " + e.what());
+        }
+        label.cpi = query.real(4);
+        label.instructions = static_cast<std::uint64_t>(query.int64(5));
+        if (label.cpi > 0)
+            labels.emplace(query.int64(0), std::move(label));
+    }
+    return labels;
+}
+
 FeatureLayout DatasetFile::layout() const {
     nlohmann::json json;
     try {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -54,6 +55,16 @@ public:
     /// Opens an existing dataset for reading (bad-input errors for a missing file, an SQLite
     /// file that is not a dataset, or an unknown version).
     static DatasetFile openReadOnly(const std::filesystem::path& path);
+    /// A stored label without its features: what a re-featured dataset can reuse.
+    struct StoredLabel {
+        std::string program;
+        std::uint32_t regionIndex = 0;
+        CoreConfig config;
+        double cpi = 0;
+        std::uint64_t instructions = 0;
+    };
+    /// Every sample's label of the dataset at `path`, by id, whatever its feature layout.
+    static std::map<std::int64_t, StoredLabel> storedLabels(const std::filesystem::path& path);
     /// True if `path` is an SQLite file whose meta says it is a dataset.
     static bool isDataset(const std::filesystem::path& path);
 

@@ -237,7 +237,7 @@ private slots:
             const auto layout = FeatureLayout::standard(k);
             const std::size_t e = 2 * static_cast<std::size_t>(k) + 1;
             QCOMPARE(layout.percentiles(), k);
-            QCOMPARE(layout.width(), 21 * e + 27);
+            QCOMPARE(layout.width(), 21 * e + 38);
             std::size_t next = 0;
             std::set<std::string> seen;
             for (const auto& block : layout.blocks()) {
@@ -250,10 +250,12 @@ private slots:
             QCOMPARE(next, layout.width());
         }
         const auto layout = FeatureLayout::standard(10);
-        QCOMPARE(layout.width(), std::size_t(468));
+        QCOMPARE(layout.width(), std::size_t(479));
         QCOMPARE(layout.blocks().size(), std::size_t(18 + 20));
         QCOMPARE(layout.block("rob").offset, std::size_t(0));
-        QCOMPARE(layout.block("rob").width, std::size_t(21));
+        QCOMPARE(layout.block("rob").width, std::size_t(22)); // + the reciprocal mean
+        QVERIFY(layout.block("rob").reciprocalMean);
+        QVERIFY(!layout.block("aux.fences").reciprocalMean);
         QCOMPARE(layout.block("aux.branches").width, std::size_t(5 * 21));
         QCOMPARE(layout.block("aux.branches").columns,
                  (std::vector<std::string>{"direct-uncond", "direct-cond", "indirect", "call",
@@ -459,7 +461,7 @@ private slots:
         }
         const auto json = FeatureLayout::standard(10).toJson();
         QCOMPARE(json["format"].get<std::string>(), std::string("concorde-feature-layout"));
-        QCOMPARE(json["width"].get<int>(), 468);
+        QCOMPARE(json["width"].get<int>(), 479);
         QCOMPARE(json["blocks"][0]["params"],
                  nlohmann::json::parse(R"(["rob","l1d_kb","l1i_kb","l2_kb","pf_degree"])"));
         // A custom layout with an odd cap and range survives too.
@@ -500,9 +502,9 @@ private slots:
              "unknown parameter 'l3_kb'"},
             {"unknown kind", [](auto& j) { j["blocks"][3]["kind"] = "histogram"; },
              "unknown kind 'histogram'"},
-            {"shifted offset", [](auto& j) { j["blocks"][1]["offset"] = 22; }, "('lq')"},
+            {"shifted offset", [](auto& j) { j["blocks"][1]["offset"] = 23; }, "('lq')"},
             {"wrong width", [](auto& j) { j["blocks"][0]["width"] = 20; }, "offset/width"},
-            {"wrong total", [](auto& j) { j["width"] = 469; }, "add up to 468"},
+            {"wrong total", [](auto& j) { j["width"] = 480; }, "add up to 479"},
             {"duplicate name", [](auto& j) { j["blocks"][1]["name"] = "rob"; }, "earlier block"},
             {"no columns", [](auto& j) { j["blocks"][4]["columns"] = nlohmann::json::array(); },
              "no columns"},
