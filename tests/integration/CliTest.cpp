@@ -1,6 +1,7 @@
 // Runs the real `concorde` executable as a user would and checks its output and exit codes.
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
+#include "../support/ConcordeProcess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,21 +15,8 @@ using namespace concorde;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runConcorde(const QStringList& args) {
-    QProcess process;
-    process.start(QString(CONCORDE_BINARY_DIR) + "/bin/concorde", args);
-    if (!process.waitForFinished(120'000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
+using Run = concorde::test::ConcordeRun;
+using concorde::test::runConcorde;
 
 } // namespace
 

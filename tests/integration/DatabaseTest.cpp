@@ -2,6 +2,8 @@
 // on real sample traces, the size of the default grid per region, crash and Ctrl-C resumption,
 // shards and merge-db, labels against `concorde simulate`, info, validate-db, migrate-db, the
 // sqlite3 shell, and a clear error for every kind of damage.
+#include "../support/ConcordeProcess.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -16,11 +18,7 @@ namespace {
 
 const QString kSamples = QString(CONCORDE_SOURCE_DIR) + "/data/samples/";
 
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using Run = concorde::test::ConcordeRun;
 
 QProcessEnvironment environment(const QString& configHome) {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -30,17 +28,7 @@ QProcessEnvironment environment(const QString& configHome) {
 }
 
 Run runConcorde(const QStringList& args, const QString& configHome, int timeoutMs = 600'000) {
-    QProcess process;
-    process.setProcessEnvironment(environment(configHome));
-    process.start(QString(CONCORDE_BINARY_DIR) + "/bin/concorde", args);
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return concorde::test::runConcorde(args, environment(configHome), timeoutMs);
 }
 
 /// Runs SQL through the sqlite3 C API. `onRow` gets each row's columns as text (blobs in hex).

@@ -1,0 +1,187 @@
+// The whole modelling pipeline through the real `concorde` executable, as a user runs it:
+// real sample traces → feature database → dataset → training → evaluation → predictions, on a
+// small grid so that it fits in CI. The model must beat the min-of-bounds baseline on regions
+// it never saw, and predictions must follow the documented JSON contract.
+#include "../support/ConcordeProcess.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <cmath>
+
+using concorde::test::ConcordeRun;
+using concorde::test::runConcorde;
+
+namespace {
+
+const QString kSamples = QString(CONCORDE_SOURCE_DIR) + "/data/samples/";
+
+QJsonObject json(const ConcordeRun& run) {
+    return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+} // namespace
+
+class ModelPipelineTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString db_, dataset_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+    /// predict on the test grid (the default configuration is off it), ROB size `rob`.
+    ConcordeRun predict(const QString& program, int rob, QStringList extra = {}) const {
+        QStringList args = {"predict", "--db", db_, "--program", program};
+        for (const QString& assignment :
+             {QString("rob=%1").arg(rob), QString("lq=64"), QString("sq=32"),
+              QString("l1d_kb=32"), QString("l1i_kb=64"), QString("l2_kb=2048"),
+              QString("pf_degree=2"), QString("fetch_buffers=8"), QString("icache_fills=4"),
+              QString("bp_miss_pct=5")})
+            args << "--set" << assignment;
+        return runConcorde(args + extra);
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        db_ = path("progs.sqlite");
+        dataset_ = path("train.dataset");
+        // Two values for the parameters that matter most, one for the rest: 8 memory
+        // configurations keep build-db at a second or two per region.
+        QFile grid(path("grid.json"));
+        QVERIFY(grid.open(QIODevice::WriteOnly));
+        grid.write(R"({"rob": [64, 256], "lq": [16, 64], "sq": [32], "l1d_kb": [32, 128],
+                       "l1i_kb": [64], "l2_kb": [512, 2048], "pf_degree": [0, 2],
+                       "fetch_buffers": [2, 8], "icache_fills": [4], "bp_miss_pct": [0, 5]})");
+        grid.close();
+        const ConcordeRun build =
+            runConcorde({"build-db", "--out", db_, "--grid", grid.fileName(),
+                         kSamples + "gzip-decompress.ctrace", kSamples + "xz-compress.ctrace",
+                         kSamples + "perl-regex.ctrace"});
+        QVERIFY2(build.exitCode == 0, qPrintable(build.err));
+    }
+
+    void datasetIsDrawnAndResumable() {
+        const ConcordeRun first =
+            runConcorde({"dataset", "--db", db_, "--samples", "1200", "--out", dataset_});
+        QVERIFY2(first.exitCode == 0, qPrintable(first.err));
+        QVERIFY2(first.out.contains("1200 drawn, 0 already present"), qPrintable(first.out));
+        // More draws later: only the new ones are simulated.
+        const ConcordeRun more =
+            runConcorde({"dataset", "--db", db_, "--samples", "1500", "--out", dataset_});
+        QVERIFY2(more.exitCode == 0, qPrintable(more.err));
+        QVERIFY2(more.out.contains("300 drawn, 1200 already present, 1500 in the file"),
+                 qPrintable(more.out));
+        // A resumed run must ask for the same draws.
+        const ConcordeRun otherSeed = runConcorde(
+            {"dataset", "--db", db_, "--samples", "1500", "--out", dataset_, "--seed", "9"});
+        QCOMPARE(otherSeed.exitCode, 2);
+        QVERIFY2(otherSeed.err.contains("different seed"), qPrintable(otherSeed.err));
+    }
+
+    void trainedModelBeatsMinOfBoundsOnUnseenRegions() {
+        const ConcordeRun train =
+            runConcorde({"train", "--dataset", dataset_, "--db", db_, "--hidden", "32",
+                         "--epochs", "200", "--batch", "32", "--patience", "30", "--json"});
+        QVERIFY2(train.exitCode == 0, qPrintable(train.err));
+        const QJsonObject metrics = json(train);
+        QVERIFY(metrics["training"].toObject()["epochs_run"].toInt() >= 1);
+
+        const ConcordeRun evaluate =
+            runConcorde({"evaluate", "--dataset", dataset_, "--db", db_, "--json"});
+        QVERIFY2(evaluate.exitCode == 0, qPrintable(evaluate.err));
+        const QJsonObject result = json(evaluate);
+        QCOMPARE(result["split"].toString(), QString("test"));
+        const double model = result["mean_rel_error"].toDouble(-1);
+        const QJsonObject baselines = result["baselines"].toObject();
+        const double minOfBounds =
+            baselines["min_of_bounds"].toObject()["mean_rel_error"].toDouble(-1);
+        const double linear = baselines["linear"].toObject()["mean_rel_error"].toDouble(-1);
+        qInfo("test split: model %.2f %%, min of bounds %.2f %%, linear %.2f %%", 100 * model,
+              100 * minOfBounds, 100 * linear);
+        QVERIFY(model > 0 && minOfBounds > 0 && linear > 0);
+        QVERIFY2(model < minOfBounds, "the model must beat the min-of-bounds baseline");
+        const double over = result["frac_over_10pct"].toDouble(-1);
+        QVERIFY(over >= 0 && over <= 1);
+        // Region 3 of each program is the test split: every program is in it.
+        QCOMPARE(result["per_program"].toObject().keys(),
+                 (QStringList{"gzip-decompress", "perl-regex", "xz-compress"}));
+        // Per parameter value: every value of the grid's two-valued rob appears.
+        QCOMPARE(result["per_parameter"].toObject()["rob"].toObject().keys(),
+                 (QStringList{"256", "64"}));
+    }
+
+    void predictFollowsTheJsonContract() {
+        const ConcordeRun large = predict("gzip-decompress", 256, {"--json"});
+        QVERIFY2(large.exitCode == 0, qPrintable(large.err));
+        const QJsonObject result = json(large);
+        const double cpi = result["cpi"].toDouble(-1);
+        QVERIFY(cpi > 0.05 && cpi < 50);
+        const QJsonArray regions = result["regions"].toArray();
+        QCOMPARE(regions.size(), 4);
+        double weighted = 0, total = 0;
+        for (const auto& value : regions) {
+            const QJsonObject r = value.toObject();
+            weighted += r["cpi"].toDouble() * r["instructions"].toDouble();
+            total += r["instructions"].toDouble();
+        }
+        QVERIFY(std::abs(weighted / total - cpi) < 1e-9 * cpi);
+        // The model sees the parameter.
+        const ConcordeRun small = predict("gzip-decompress", 64, {"--json"});
+        QCOMPARE(small.exitCode, 0);
+        QVERIFY(json(small)["cpi"].toDouble() != cpi);
+    }
+
+    void predictRejectsBadRequests() {
+        const ConcordeRun offGrid = predict("gzip-decompress", 128);
+        QCOMPARE(offGrid.exitCode, 2);
+        QVERIFY2(offGrid.err.contains("'rob'") && offGrid.err.contains("not on the grid"),
+                 qPrintable(offGrid.err));
+        const ConcordeRun outOfRange = predict("gzip-decompress", 99999);
+        QCOMPARE(outOfRange.exitCode, 2);
+        QVERIFY2(outOfRange.err.contains("rob"), qPrintable(outOfRange.err));
+        const ConcordeRun unknown = runConcorde({"predict", "--db", db_, "--program", "doom"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("no program 'doom'") && unknown.err.contains("perl-regex"),
+                 qPrintable(unknown.err));
+        const ConcordeRun missing =
+            runConcorde({"predict", "--db", path("absent.sqlite"), "--program", "x"});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("no such database file"), qPrintable(missing.err));
+    }
+
+    // Labels from `concorde label`, and the model of another database checked on them.
+    void evaluateOnDatabaseLabelsAndWithAnotherDatabasesModel() {
+        const ConcordeRun label =
+            runConcorde({"label", "--db", db_, "--configs", "3", "--seed", "4"});
+        QVERIFY2(label.exitCode == 0, qPrintable(label.err));
+        const ConcordeRun own = runConcorde({"evaluate", "--db", db_, "--json"});
+        QVERIFY2(own.exitCode == 0, qPrintable(own.err));
+        const QJsonObject ownResult = json(own);
+        QCOMPARE(ownResult["samples"].toInt(), 3 * 12);
+        QVERIFY(ownResult["mean_rel_error"].toDouble(-1) >= 0);
+        QVERIFY(ownResult["baselines"].toObject().contains("min_of_bounds"));
+
+        // A copy of the database without its model evaluates with --model-from the original.
+        const QString copy = path("copy.sqlite");
+        QVERIFY(QFile::copy(db_, copy));
+        const ConcordeRun noModel = runConcorde({"evaluate", "--db", copy, "--model", "nope"});
+        QCOMPARE(noModel.exitCode, 2);
+        QVERIFY2(noModel.err.contains("no model called 'nope'"), qPrintable(noModel.err));
+        const ConcordeRun other =
+            runConcorde({"evaluate", "--db", copy, "--model-from", db_, "--json"});
+        QVERIFY2(other.exitCode == 0, qPrintable(other.err));
+        QCOMPARE(json(other)["mean_rel_error"].toDouble(), ownResult["mean_rel_error"].toDouble());
+        QCOMPARE(json(other)["model_from"].toString(), db_);
+
+        // --record keeps the measured accuracy with the model.
+        QCOMPARE(runConcorde({"evaluate", "--db", db_, "--record"}).exitCode, 0);
+        const ConcordeRun info = runConcorde({"info", db_, "--json"});
+        QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(ModelPipelineTest)
+#include "ModelPipelineTest.moc"
