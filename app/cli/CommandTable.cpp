@@ -12,7 +12,9 @@
 #include "MergeDbCommand.h"
 #include "MicrobenchCommand.h"
 #include "MigrateDbCommand.h"
+#include "PhasesCommand.h"
 #include "PredictCommand.h"
+#include "ShapleyCommand.h"
 #include "SimulateCommand.h"
 #include "TraceCommand.h"
 #include "TrainCommand.h"
@@ -34,6 +36,8 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<TrainCommand>());
     commands.push_back(std::make_unique<EvaluateCommand>());
     commands.push_back(std::make_unique<PredictCommand>());
+    commands.push_back(std::make_unique<ShapleyCommand>());
+    commands.push_back(std::make_unique<PhasesCommand>());
     commands.push_back(std::make_unique<MergeDbCommand>());
     commands.push_back(std::make_unique<ValidateDbCommand>());
     commands.push_back(std::make_unique<MigrateDbCommand>());

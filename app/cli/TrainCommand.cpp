@@ -28,7 +28,7 @@ std::string TrainCommand::help() const {
            "the model with those numbers in the database (replacing a model of the same name).\n"
            "Progress goes to stderr, one line per epoch.\n\n"
            "Options:\n"
-           "  --dataset FILE    made by concorde dataset\n"
+           "  --dataset FILE    made by concorde dataset (repeatable: datasets are pooled)\n"
            "  --db DB           the feature database that receives the model\n"
            "  --name NAME       model name (default cpi)\n"
            "  --hidden A,B      hidden layer sizes (default 256,128)\n"
@@ -46,7 +46,7 @@ std::string TrainCommand::help() const {
 int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out,
                       std::ostream& err) {
     ArgParser parser(args);
-    const auto datasetPath = parser.takeValue("--dataset");
+    const auto datasetPaths = parser.takeValues("--dataset");
     const auto dbPath = parser.takeValue("--db");
     const std::string name = parser.takeValue("--name").value_or("cpi");
     TrainingOptions options;
@@ -76,17 +76,22 @@ int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out,
     options.seed = parser.takeUnsigned("--seed", 1);
     const bool json = parser.takeFlag("--json");
     const auto rest = parser.finish();
-    if (!datasetPath || !dbPath)
+    if (datasetPaths.empty() || !dbPath)
         throw usageError("train needs --dataset FILE and --db DB.sqlite");
     if (!rest.empty())
         throw usageError("unexpected argument '" + rest.front() + "'");
 
-    DatasetFile dataset = DatasetFile::openReadOnly(*datasetPath);
+    std::vector<DatasetFile> datasets;
+    std::vector<DatasetFile*> pointers;
+    for (const auto& path : datasetPaths)
+        datasets.push_back(DatasetFile::openReadOnly(path));
+    for (auto& dataset : datasets)
+        pointers.push_back(&dataset);
     FeatureDatabase::openReadOnly(*dbPath); // check the target before spending minutes training
     InterruptFlag interrupt;
     const auto started = std::chrono::steady_clock::now();
     ModelTraining::Result result =
-        ModelTraining::train(dataset, options, [&](int epoch, double train, double validation) {
+        ModelTraining::train(pointers, options, [&](int epoch, double train, double validation) {
             char line[160];
             std::snprintf(line, sizeof line,
                           "train: epoch %3d  train error %6.3f %%  validation error %6.3f %%\n",

@@ -363,6 +363,26 @@ std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
     return id;
 }
 
+void FeatureDatabase::setPhases(std::int64_t programId,
+                                const std::map<std::int64_t, std::int64_t>& phases) {
+    SqliteTransaction transaction(*connection_);
+    auto clear = connection_->prepare("UPDATE regions SET phase = NULL WHERE program_id = ?1",
+                                      "clearing phases");
+    clear.bind(1, programId);
+    clear.run();
+    auto set = connection_->prepare(
+        "UPDATE regions SET phase = ?1 WHERE id = ?2 AND program_id = ?3", "setting a phase");
+    for (const auto& [regionId, phase] : phases) {
+        set.reset();
+        set.bind(1, phase).bind(2, regionId).bind(3, programId);
+        set.run();
+        if (connection_->changes() != 1)
+            throw usageError(path_.string() + ": region id " + std::to_string(regionId) +
+                             " is not a region of program id " + std::to_string(programId));
+    }
+    transaction.commit();
+}
+
 std::string FeatureDatabase::describeRegion(std::int64_t regionId) {
     auto query = connection_->prepare(
         "SELECT p.name, r.region_index FROM regions AS r JOIN programs AS p ON p.id = "

@@ -6,6 +6,7 @@
 #include "trace/TraceRecord.h"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -79,6 +80,10 @@ public:
     /// The region (program_id, region_index), inserting it (incomplete, with its phase if set)
     /// if absent; an existing one must have the same position and lengths.
     std::int64_t ensureRegion(const RegionRow& region);
+    /// Stores a program's phases in one transaction: each region in `phases` (region id → phase)
+    /// gets its phase, every other region of the program gets NULL (no stale phases of an older
+    /// clustering). A region id that is not the program's is a usage error; nothing is written.
+    void setPhases(std::int64_t programId, const std::map<std::int64_t, std::int64_t>& phases);
     /// "gzip-decompress region 2 (id 3)": how errors name a region.
     std::string describeRegion(std::int64_t regionId);
 

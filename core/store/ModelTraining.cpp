@@ -4,6 +4,8 @@
 #include "store/DatasetFile.h"
 #include "store/GridDescription.h"
 
+#include <set>
+
 namespace concorde {
 
 Eigen::MatrixXf ModelTraining::featureMatrix(const std::vector<DatasetSample>& samples) {
@@ -39,15 +41,42 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
     return report;
 }
 
-ModelTraining::Result ModelTraining::train(DatasetFile& dataset, const TrainingOptions& options,
+ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& datasets,
+                                           const TrainingOptions& options,
                                            const std::function<bool(int, double, double)>& progress) {
-    const std::vector<DatasetSample> trainSamples = dataset.samples({"train"});
+    if (datasets.empty())
+        throw usageError("training needs at least one dataset");
+    const FeatureLayout layout = datasets.front()->layout();
+    std::vector<DatasetSample> trainSamples, testSamples, heldOutSamples;
+    const auto append = [](std::vector<DatasetSample>& to, std::vector<DatasetSample> from) {
+        to.insert(to.end(), std::make_move_iterator(from.begin()),
+                  std::make_move_iterator(from.end()));
+    };
+    nlohmann::json files = nlohmann::json::array();
+    for (DatasetFile* dataset : datasets) {
+        if (!(dataset->layout() == layout))
+            throw badInput(dataset->path().string() + " has another feature layout than " +
+                           datasets.front()->path().string() + "; they cannot be pooled");
+        append(trainSamples, dataset->samples({"train"}));
+        append(testSamples, dataset->samples({"test"}));
+        append(heldOutSamples, dataset->samples({"held_out"}));
+        const DatasetSettings& settings = dataset->settings();
+        nlohmann::json file = {{"file", dataset->path().string()},
+                               {"seed", settings.seed},
+                               {"hold_out", settings.holdOut}};
+        try {
+            file["grid"] = nlohmann::json::parse(settings.gridText);
+        } catch (const nlohmann::json::exception&) {
+            throw badInput(dataset->path().string() + ": malformed grid in meta");
+        }
+        files.push_back(std::move(file));
+    }
     if (trainSamples.size() < 10)
-        throw badInput(dataset.path().string() + " has " + std::to_string(trainSamples.size()) +
+        throw badInput("the datasets hold " + std::to_string(trainSamples.size()) +
                        " training samples; at least 10 are needed (draw more with concorde "
                        "dataset --samples N)");
     Result result;
-    result.model.layout = dataset.layout();
+    result.model.layout = layout;
     const Eigen::MatrixXf raw = featureMatrix(trainSamples);
     Eigen::VectorXf targets(raw.cols());
     for (std::size_t j = 0; j < trainSamples.size(); ++j)
@@ -57,9 +86,8 @@ ModelTraining::Result ModelTraining::train(DatasetFile& dataset, const TrainingO
     result.model.linear = LinearBaseline::fit(normalised, targets);
     result.model.mlp = MlpTrainer(options).train(normalised, targets, result.report, progress);
 
-    result.test = evaluate(result.model, dataset.samples({"test"}));
-    result.heldOut = evaluate(result.model, dataset.samples({"held_out"}));
-    const DatasetSettings& settings = dataset.settings();
+    result.test = evaluate(result.model, testSamples);
+    result.heldOut = evaluate(result.model, heldOutSamples);
     nlohmann::json& m = result.model.metrics;
     m["training"] = result.report.toJson();
     m["training"]["hidden"] = options.hidden;
@@ -67,15 +95,13 @@ ModelTraining::Result ModelTraining::train(DatasetFile& dataset, const TrainingO
     m["training"]["learning_rate"] = options.learningRate;
     m["training"]["weight_decay"] = options.weightDecay;
     m["training"]["seed"] = options.seed;
-    m["dataset"] = {{"file", dataset.path().string()},
+    std::set<std::string> programs;
+    for (const auto& sample : trainSamples)
+        programs.insert(sample.program);
+    m["dataset"] = {{"files", files},
                     {"train_samples", trainSamples.size()},
-                    {"seed", settings.seed},
-                    {"hold_out", settings.holdOut}};
-    try {
-        m["dataset"]["grid"] = nlohmann::json::parse(settings.gridText);
-    } catch (const nlohmann::json::exception&) {
-        throw badInput(dataset.path().string() + ": malformed grid in meta");
-    }
+                    {"train_programs", programs},
+                    {"grid", files.front()["grid"]}};
     m["accuracy"]["test"] = result.test.toJson();
     if (!result.heldOut.empty())
         m["accuracy"]["held_out"] = result.heldOut.toJson();
