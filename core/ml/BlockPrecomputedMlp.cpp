@@ -90,9 +90,21 @@ void BlockPrecomputedMlp::predict(std::span<const CoreConfig> configs,
 }
 
 double BlockPrecomputedMlp::predict(const CoreConfig& config) const {
-    double result = 0;
-    predict(std::span<const CoreConfig>(&config, 1), std::span<double>(&result, 1));
-    return result;
+    // Matrix-vector products on per-thread scratch vectors: a live slider must not allocate.
+    // (Rounding may differ from the batched path in the last bits; callers that need
+    // batch-independent bits use the batched call throughout.)
+    thread_local Eigen::VectorXf a, z;
+    a.resize(bias_.size());
+    firstLayer(config, a.data());
+    for (std::size_t l = 0; l < weights_.size(); ++l) {
+        z.noalias() = weights_[l] * a;
+        z += biases_[l];
+        if (l + 1 < weights_.size())
+            a = z.cwiseMax(0.0f);
+        else
+            return Mlp::softplus(z(0));
+    }
+    return a(0);
 }
 
 } // namespace concorde
