@@ -1,6 +1,7 @@
 #include "DatabaseInfo.h"
 
 #include "params/ParameterSpace.h"
+#include "ml/CpiModel.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
 #include "store/SqliteConnection.h"
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <map>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -123,11 +125,22 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
     }
     doc["labels"] = {{"total", labelTotal}, {"by_source", bySource}};
     doc["models"] = nlohmann::json::array();
-    for (const ModelSummary& m : db.models())
-        doc["models"].push_back({{"id", m.id},
-                                 {"name", m.name},
-                                 {"created", m.created},
-                                 {"weight_bytes", m.weightBytes}});
+    for (const ModelSummary& m : db.models()) {
+        nlohmann::json model = {{"id", m.id},
+                                {"name", m.name},
+                                {"created", m.created},
+                                {"weight_bytes", m.weightBytes}};
+        // The measured accuracy: headline numbers only (per program/parameter via evaluate).
+        if (const auto full = db.readModel(m.name)) {
+            model["hidden"] = full->metrics["training"].value("hidden", nlohmann::json::array());
+            for (const auto& [split, report] : full->metrics["accuracy"].items())
+                model["accuracy"][split] = {
+                    {"samples", report.value("samples", 0)},
+                    {"mean_rel_error", report.value("mean_rel_error", 0.0)},
+                    {"frac_over_10pct", report.value("frac_over_10pct", 0.0)}};
+        }
+        doc["models"].push_back(std::move(model));
+    }
     bool exact = false;
     const auto storage = db.storageByTable(&exact);
     doc["storage"] = {{"source", exact ? "dbstat" : "page_count"},
@@ -201,6 +214,18 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
         out << "  " << m["name"].get<std::string>() << "  created "
             << m["created"].get<std::string>() << ", "
             << kilobytes(m["weight_bytes"].get<std::uint64_t>()) << " of weights\n";
+    for (const auto& m : doc["models"])
+        if (m.contains("accuracy"))
+            for (const auto& [split, a] : m["accuracy"].items()) {
+                char line[200];
+                std::snprintf(line, sizeof line,
+                              "    %-9s %s: mean error %.2f %%, %.1f %% of %d samples over 10 %%\n",
+                              m["name"].get<std::string>().c_str(), split.c_str(),
+                              100 * a["mean_rel_error"].get<double>(),
+                              100 * a["frac_over_10pct"].get<double>(),
+                              a["samples"].get<int>());
+                out << line;
+            }
     out << "storage:         " << kilobytes(doc["file_bytes"].get<std::uint64_t>()) << " file"
         << (exact ? ", by table and index (dbstat):" : " (dbstat not available)") << "\n";
     for (const auto& [name, bytes] : storage)
