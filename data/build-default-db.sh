@@ -16,7 +16,8 @@
 #
 #     Environment: CONCORDE (the concorde binary; default build/release/bin/concorde, built if
 #     missing), SAMPLES (draws from PROGRAMS, default 60000), EXTRA_SAMPLES (draws from
-#     EXTRA_PROGRAMS, default 30000), JOBS (default: every core), PROGRAMS, EXTRA_PROGRAMS
+#     EXTRA_PROGRAMS, default 30000), BALANCED_SAMPLES (balanced-core draws from PROGRAMS, default
+#     20000), VALIDATION_CONFIGS (random labels per region, default 8), JOBS (default: every core), PROGRAMS, EXTRA_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
 #     TRAIN_OPTIONS (extra options for concorde train).
 #
@@ -32,7 +33,8 @@ PROGRAMS=${PROGRAMS:-"gzip unxz bzip2 zstd gcc python perl lua sqlite stockfish 
 EXTRA_PROGRAMS=${EXTRA_PROGRAMS:-"gunzip xz awk tcl bc flac"}
 EXTRA_SAMPLES=${EXTRA_SAMPLES:-30000}
 HOLD_OUT=${HOLD_OUT:-"bzip2 sqlite"}
-VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-24}
+BALANCED_SAMPLES=${BALANCED_SAMPLES:-20000}
+VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-8}
 
 if [ -z "${CONCORDE:-}" ]; then
   if [ ! -x "$ROOT/build/release/bin/concorde" ]; then
@@ -73,6 +75,11 @@ for program in $HOLD_OUT; do holdout_args+=(--hold-out "$program"); done
 "$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES" --out "$WORK/train.dataset" \
   --jobs "$JOBS" "${holdout_args[@]}"
 datasets=(--dataset "$WORK/train.dataset")
+# Balanced cores (every parameter near one size level): independent draws alone leave the model
+# extrapolating at presets like big, where every resource is large at once.
+"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$BALANCED_SAMPLES" --seed 3 \
+  --balanced 1 --out "$WORK/balanced.dataset" --jobs "$JOBS" "${holdout_args[@]}"
+datasets+=(--dataset "$WORK/balanced.dataset")
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_SAMPLES" --seed 2 \
     --out "$WORK/extra.dataset" --jobs "$JOBS"

@@ -37,6 +37,8 @@ std::string DatasetCommand::help() const {
            "  --jobs N        threads (default: every core)\n"
            "  --hold-out P    a program to keep out of training (repeatable, or P1,P2)\n"
            "  --grid G        traces only: default, full or FILE.json (default: default)\n"
+           "  --balanced F    fraction of draws that are balanced cores (every parameter near\n"
+           "                  one common size level) instead of independent draws (default 0)\n"
            "  --labels-from D an earlier dataset with the same seed and inputs: its labels\n"
            "                  are reused for the same draws (only features are recomputed,\n"
            "                  e.g. after a feature layout change)\n";
@@ -62,6 +64,7 @@ int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
     }
     if (labelsFrom)
         options.labelsFrom = *labelsFrom;
+    options.balancedFraction = parser.takeDouble("--balanced", 0.0, 0.0, 1.0);
     const auto rest = parser.finish();
     if (!output)
         throw usageError("dataset needs --out FILE");

@@ -4,6 +4,7 @@
 #include "common/SplitMix64.h"
 #include "features/FeatureAssembler.h"
 #include "features/GridSeriesSource.h"
+#include "params/ParameterSpace.h"
 #include "refsim/ReferenceSimulator.h"
 #include "store/DatabaseBuilder.h"
 #include "store/DatasetFile.h"
@@ -101,8 +102,12 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
         const RegionInput& region = regions[std::min(r, regions.size() - 1)];
         auto& w = work[std::min(r, regions.size() - 1)];
         w.region = &region;
-        w.draws.emplace_back(id, RegionLabeler::randomConfig(grid, options.seed, region.program,
-                                                             region.regionIndex, i));
+        const bool balanced =
+            SplitMix64::unit(SplitMix64::hash(options.seed, i, 0xba1a)) < options.balancedFraction;
+        w.draws.emplace_back(id, balanced ? DatasetBuilder::balancedConfig(grid, options.seed, i)
+                                          : RegionLabeler::randomConfig(grid, options.seed,
+                                                                        region.program,
+                                                                        region.regionIndex, i));
     }
     summary.regions = work.size();
     std::vector<RegionWork*> todo;
@@ -186,6 +191,30 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
 
 } // namespace
 
+CoreConfig DatasetBuilder::balancedConfig(const BoundsGrid& grid, std::uint64_t seed,
+                                         std::uint64_t draw) {
+    SplitMix64 random(SplitMix64::hash(seed, draw, 0xba1a));
+    const double level = random.uniform(); // 0: the smallest core of the grid, 1: the largest
+    CoreConfig config;
+    for (const auto& spec : ParameterSpace::all()) {
+        const auto& values = grid[index(spec.id)];
+        const auto n = static_cast<double>(values.size());
+        std::size_t pick = 0;
+        if (spec.kind == ParamKind::Choice) {
+            pick = random.below(values.size());
+        } else {
+            // A miss rate falls as the core grows; everything else grows with it. The spread
+            // keeps neighbouring grid points in play so that balanced cores are not all alike.
+            const double position = spec.id == ParamId::BpMissPct ? 1.0 - level : level;
+            const double spread = (random.uniform() - 0.5) * 0.3;
+            pick = static_cast<std::size_t>(
+                std::clamp(std::floor((position + spread) * n), 0.0, n - 1));
+        }
+        config.set(spec.id, values[pick]);
+    }
+    return config;
+}
+
 std::string DatasetBuilder::splitOf(const std::string& program, std::uint32_t regionIndex,
                                     const std::vector<std::string>& holdOut) {
     if (std::find(holdOut.begin(), holdOut.end(), program) != holdOut.end())
@@ -227,6 +256,7 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
         regions.push_back(std::move(r));
     }
     nlohmann::json sources = {{"database", std::filesystem::absolute(database).lexically_normal()},
+                              {"balanced", options.balancedFraction},
                               {"window", settings.windowSize}};
     return run(regions, settings.grid, sources.dump(), output, options, progress, cancel);
 }
@@ -272,7 +302,8 @@ DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesy
             regions.push_back(std::move(r));
         }
     }
-    nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
+    nlohmann::json sources = {
+        {"traces", list}, {"window", options.windowSize}, {"balanced", options.balancedFraction}};
     return run(regions, grid, sources.dump(), output, options, progress, cancel);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bounds/GridBounds.h"
+#include "params/CoreConfig.h"
 
 #include <atomic>
 #include <cstdint>
@@ -38,6 +39,10 @@ public:
         /// change): draws found there with the same region and configuration take its label
         /// instead of a new simulation. Only the features are recomputed.
         std::filesystem::path labelsFrom;
+        /// Fraction of draws that are balanced cores (balancedConfig) instead of independent
+        /// parameters. Independent draws rarely make every resource large or small at once, so a
+        /// model trained on them alone extrapolates at presets like `big`.
+        double balancedFraction = 0;
     };
     struct Progress {
         std::size_t samplesDone = 0; ///< this run
@@ -65,6 +70,10 @@ public:
                               const Options& options, const ProgressCallback& progress = {},
                               const std::atomic<bool>* cancel = nullptr);
 
+    /// A balanced core: one size level drawn uniformly, every numeric parameter at about that
+    /// position of its grid (miss rate mirrored), choices uniform. A pure function of the draw.
+    static CoreConfig balancedConfig(const BoundsGrid& grid, std::uint64_t seed,
+                                     std::uint64_t draw);
     /// "held_out", "test" or "train" (see the class comment).
     static std::string splitOf(const std::string& program, std::uint32_t regionIndex,
                                const std::vector<std::string>& holdOut);

@@ -315,6 +315,35 @@ class ModelPipelineTest : public QObject {
     }
 
 private slots:
+    // Balanced cores: on the grid, deterministic, and sizes move together (small cores and big
+    // cores both appear), unlike independent draws.
+    void balancedConfigurationsMoveTogether() {
+        const BoundsGrid grid = defaultBoundsGrid();
+        const auto position = [&](const CoreConfig& c, ParamId id) {
+            const auto& values = grid[index(id)];
+            const auto it = std::find(values.begin(), values.end(), c.value(id));
+            return it == values.end() ? -1.0
+                                      : double(it - values.begin()) / double(values.size() - 1);
+        };
+        int bothLow = 0, bothHigh = 0, opposite = 0;
+        for (std::uint64_t draw = 0; draw < 400; ++draw) {
+            const CoreConfig c = DatasetBuilder::balancedConfig(grid, 3, draw);
+            QVERIFY(c == DatasetBuilder::balancedConfig(grid, 3, draw));
+            for (const auto& spec : ParameterSpace::all())
+                QVERIFY2(position(c, spec.id) >= 0, spec.key.c_str());
+            const double rob = position(c, ParamId::Rob), alu = position(c, ParamId::AluIssue);
+            const double miss = position(c, ParamId::BpMissPct);
+            bothLow += rob < 0.3 && alu < 0.3;
+            bothHigh += rob > 0.7 && alu > 0.7;
+            opposite += (rob < 0.3 && alu > 0.7) || (rob > 0.7 && alu < 0.3);
+            // The miss rate is mirrored: a big core has a good predictor.
+            if (rob > 0.8)
+                QVERIFY(miss < 0.6);
+        }
+        QVERIFY2(bothLow > 60 && bothHigh > 60 && opposite == 0,
+                 qPrintable(QString("%1 %2 %3").arg(bothLow).arg(bothHigh).arg(opposite)));
+    }
+
     // Keys name series exactly as GridBounds does, and only series blocks have keys.
     void seriesKeysNameGridBoundsSeries() {
         const FeatureLayout layout = FeatureLayout::standard();
