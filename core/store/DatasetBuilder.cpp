@@ -256,8 +256,9 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
         regions.push_back(std::move(r));
     }
     nlohmann::json sources = {{"database", std::filesystem::absolute(database).lexically_normal()},
-                              {"balanced", options.balancedFraction},
                               {"window", settings.windowSize}};
+    if (options.balancedFraction > 0) // absent when 0, as in files drawn before the option
+        sources["balanced"] = options.balancedFraction;
     return run(regions, settings.grid, sources.dump(), output, options, progress, cancel);
 }
 
@@ -302,8 +303,9 @@ DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesy
             regions.push_back(std::move(r));
         }
     }
-    nlohmann::json sources = {
-        {"traces", list}, {"window", options.windowSize}, {"balanced", options.balancedFraction}};
+    nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
+    if (options.balancedFraction > 0)
+        sources["balanced"] = options.balancedFraction;
     return run(regions, grid, sources.dump(), output, options, progress, cancel);
 }
 
