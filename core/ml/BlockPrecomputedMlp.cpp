@@ -3,6 +3,8 @@
 #include "common/ConcordeError.h"
 #include "features/BlockCombinations.h"
 
+#include <algorithm>
+
 namespace concorde {
 
 BlockPrecomputedMlp::BlockPrecomputedMlp(const Mlp& model, const FeatureNormalizer& normalizer,
@@ -41,8 +43,62 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const Mlp& model, const FeatureNormaliz
         }
         blocks_.push_back(std::move(b));
     }
+    foldBlocks();
     weights_.assign(model.weights().begin() + 1, model.weights().end());
     biases_.assign(model.biases().begin() + 1, model.biases().end());
+}
+
+void BlockPrecomputedMlp::foldBlocks() {
+    // A block whose parameters are a subset of another block's adds its table into that host's:
+    // the host's combination determines the member's, so this stays exact, and a prediction
+    // then looks up one column per host (15 for the standard layout instead of 41). Blocks
+    // without parameters go into the bias.
+    std::vector<std::size_t> order(blocks_.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return blocks_[a].paramIndex.size() > blocks_[b].paramIndex.size();
+    });
+    const auto digit = [&](const Block& host, std::size_t j, std::size_t combination) {
+        return combination / host.stride[j] %
+               grid_.size(static_cast<ParamId>(host.paramIndex[j]));
+    };
+    std::vector<Block> hosts;
+    for (const std::size_t i : order) {
+        Block& member = blocks_[i];
+        if (member.paramIndex.empty()) {
+            bias_ += member.table.col(0);
+            continue;
+        }
+        Block* host = nullptr;
+        std::vector<std::size_t> position; // of each member parameter among the host's
+        for (Block& candidate : hosts) {
+            position.clear();
+            for (const std::size_t p : member.paramIndex) {
+                const auto it =
+                    std::find(candidate.paramIndex.begin(), candidate.paramIndex.end(), p);
+                if (it == candidate.paramIndex.end())
+                    break;
+                position.push_back(static_cast<std::size_t>(it - candidate.paramIndex.begin()));
+            }
+            if (position.size() == member.paramIndex.size()) {
+                host = &candidate;
+                break;
+            }
+        }
+        if (!host) {
+            hosts.push_back(std::move(member));
+            continue;
+        }
+        for (Eigen::Index c = 0; c < host->table.cols(); ++c) {
+            std::size_t combination = 0;
+            for (std::size_t j = 0; j < position.size(); ++j)
+                combination += digit(*host, position[j], static_cast<std::size_t>(c)) *
+                               member.stride[j];
+            host->table.col(c) += member.table.col(static_cast<Eigen::Index>(combination));
+        }
+    }
+    blocks_ = std::move(hosts);
 }
 
 std::size_t BlockPrecomputedMlp::tableFloats() const {

@@ -48,6 +48,8 @@ private:
     /// Grid index of every parameter of `config` (throws when off-grid).
     std::array<std::size_t, kParamCount> gridIndices(const CoreConfig& config) const;
     void firstLayer(const CoreConfig& config, float* out) const;
+    /// Merges every block into a block whose parameters include its own (see the .cpp).
+    void foldBlocks();
 
     ParameterGrid grid_;
     std::vector<Block> blocks_;
