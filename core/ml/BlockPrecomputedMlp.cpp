@@ -111,8 +111,16 @@ std::size_t BlockPrecomputedMlp::tableFloats() const {
 std::array<std::size_t, kParamCount>
 BlockPrecomputedMlp::gridIndices(const CoreConfig& config) const {
     std::array<std::size_t, kParamCount> indices{};
-    for (const auto& spec : ParameterSpace::all())
-        indices[index(spec.id)] = grid_.require(spec.id, config.value(spec.id));
+    for (std::size_t p = 0; p < kParamCount; ++p) {
+        // Grids hold at most a few dozen values: a linear scan beats a binary search here.
+        const auto id = static_cast<ParamId>(p);
+        const std::vector<double>& values = grid_.values(id);
+        const double value = config.value(id);
+        std::size_t i = 0;
+        while (i < values.size() && values[i] != value)
+            ++i;
+        indices[p] = i < values.size() ? i : grid_.require(id, value); // require() throws
+    }
     return indices;
 }
 
