@@ -1,10 +1,20 @@
 #include "MainWindow.h"
 
 #include "ConfigSummaryLabel.h"
+#include "DatabaseLoadingPage.h"
 #include "EmptyStatePage.h"
+#include "FileDropFilter.h"
+#include "OverviewView.h"
+#include "ParameterHistory.h"
 #include "ParameterPanel.h"
+#include "PredictionHeader.h"
 #include "PresetMenu.h"
+#include "RecentFilesMenu.h"
 #include "Session.h"
+#include "SessionFile.h"
+#include "Theme.h"
+#include "ThemeMenu.h"
+#include "store/ExplorerModel.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -13,9 +23,12 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace concorde::ui {
 namespace {
@@ -28,7 +41,8 @@ struct ViewPlaceholder {
     const char* description;
 };
 
-// The views later issues fill in; until then each tab says what it will show.
+// The views later issues fill in (MainWindow::addViewTab replaces these by title); until then
+// each tab says what it will show.
 const ViewPlaceholder kViews[] = {
     {QT_TRANSLATE_NOOP("concorde::ui::MainWindow", "Throughput CDFs"), "view_cdfs",
      QT_TRANSLATE_NOOP("concorde::ui::MainWindow",
@@ -49,6 +63,8 @@ const ViewPlaceholder kViews[] = {
                        "drill into its windows.")},
 };
 
+const QString kSessionFilter = QStringLiteral("Explorer sessions (*.json);;All files (*)");
+
 } // namespace
 
 MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* parent)
@@ -63,13 +79,41 @@ MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* 
     dock->setWidget(panel_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
+    // A slider drag is one undo step.
+    history_ = new ParameterHistory(session_, this);
+    connect(panel_, &ParameterPanel::dragStarted, history_, &ParameterHistory::beginGesture);
+    connect(panel_, &ParameterPanel::dragFinished, history_, &ParameterHistory::endGesture);
+
     buildCentralArea();
     buildMenus(presets);
     buildStatusBar(presets);
 
+    auto* drops = new FileDropFilter(this);
+    installEventFilter(drops);
+    setAcceptDrops(true);
+    connect(drops, &FileDropFilter::databaseDropped, this, &MainWindow::openDatabase);
+    connect(drops, &FileDropFilter::sessionDropped, this, &MainWindow::loadSession);
+
+    connect(&session_, &Session::databaseOpening, this, &MainWindow::showDatabaseState);
+    connect(&session_, &Session::databaseOpenCancelled, this, [this] {
+        showDatabaseState();
+        statusBar()->showMessage(tr("Opening cancelled"), kStatusMessageMs);
+    });
+    connect(&session_, &Session::databaseOpened, this, [this](const QString& path) {
+        recent_->add(path);
+        showDatabaseState();
+        if (session_.theme().projector()) // the database's grid may widen the parameter labels
+            QMetaObject::invokeMethod(this, &MainWindow::fitScreen, Qt::QueuedConnection);
+    });
+    connect(&session_, &Session::databaseFailed, this, &MainWindow::showOpenError);
+    connect(&session_, &Session::predictionFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Prediction failed: %1").arg(message), kStatusMessageMs);
+    });
+    connect(&session_.theme(), &Theme::changed, this, &MainWindow::applyTheme);
+
     showDatabaseState();
-    connect(&session_, &Session::databasePathChanged, this, &MainWindow::showDatabaseState);
     resize(1400, 900);
+    applyTheme(); // after resize(): projector mode starts full screen
 }
 
 void MainWindow::buildCentralArea() {
@@ -79,15 +123,18 @@ void MainWindow::buildCentralArea() {
            "precomputed feature database. Build one from traces with:"));
     noDatabasePage_->setObjectName(QStringLiteral("empty_no_database"));
     noDatabasePage_->setCommand(QStringLiteral("concorde build-db --out my.sqlite TRACES..."));
-    noDatabasePage_->setHint(
-        tr("<p>Then open it with <b>File ▸ Open database…</b> or start the explorer with its "
-           "path:<br><span style=\"white-space:nowrap\"><tt>concorde-explorer "
-           "my.sqlite</tt></span></p>"
-           "<p>The sliders already edit the target core; the views (throughput CDFs, bound "
-           "timeseries, Shapley attribution, phases) appear here once a database is open.</p>"));
+    noDatabasePage_->setHint(tr(
+        "<p>Then open it with <b>File ▸ Open database…</b>, drop it on this window, or start "
+        "the explorer with its path:<br><span style=\"white-space:nowrap\"><tt>concorde-explorer "
+        "my.sqlite</tt></span></p>"
+        "<p>The sliders already edit the target core; the views (throughput CDFs, bound "
+        "timeseries, Shapley attribution, phases) appear here once a database is open.</p>"));
+
+    loadingPage_ = new DatabaseLoadingPage(session_);
 
     views_ = new QTabWidget;
     views_->setObjectName(QStringLiteral("view_tabs"));
+    views_->setDocumentMode(true);
     for (const ViewPlaceholder& view : kViews) {
         const QString name = tr(view.tab);
         auto* page = new EmptyStatePage(name, tr(view.description));
@@ -95,12 +142,49 @@ void MainWindow::buildCentralArea() {
         page->setHint(tr("This view arrives in a later version."));
         views_->addTab(page, name);
     }
+    auto* overview = new OverviewView(session_);
+    views_->insertTab(0, overview, tr("Overview"));
+    views_->setCurrentIndex(0);
+    connect(views_, &QTabWidget::currentChanged, this, [this](int i) {
+        if (QWidget* page = views_->widget(i))
+            session_.setView(page->objectName());
+    });
+    connect(&session_, &Session::viewChanged, this, [this](const QString& view) {
+        if (auto* page = views_->findChild<QWidget*>(view); page && views_->indexOf(page) >= 0)
+            views_->setCurrentWidget(page);
+    });
+    session_.setView(overview->objectName());
+
+    header_ = new PredictionHeader(session_);
+    content_ = new QWidget;
+    content_->setObjectName(QStringLiteral("explorer_content"));
+    auto* column = new QVBoxLayout(content_);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(header_);
+    column->addWidget(views_, 1);
 
     centre_ = new QStackedWidget;
     centre_->setObjectName(QStringLiteral("central_stack"));
     centre_->addWidget(noDatabasePage_);
-    centre_->addWidget(views_);
+    centre_->addWidget(loadingPage_);
+    centre_->addWidget(content_);
     setCentralWidget(centre_);
+}
+
+int MainWindow::addViewTab(QWidget* view, const QString& title) {
+    for (int i = 0; i < views_->count(); ++i)
+        if (views_->tabText(i) == title) {
+            QWidget* placeholder = views_->widget(i);
+            const bool current = views_->currentIndex() == i;
+            views_->removeTab(i);
+            views_->insertTab(i, view, title);
+            if (current)
+                views_->setCurrentIndex(i);
+            placeholder->deleteLater();
+            return i;
+        }
+    return views_->addTab(view, title);
 }
 
 void MainWindow::buildMenus(const PresetLibrary& presets) {
@@ -109,10 +193,30 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
     QAction* open = file->addAction(tr("&Open database…"), this, &MainWindow::chooseDatabase);
     open->setObjectName(QStringLiteral("action_open_database"));
     open->setShortcut(QKeySequence::Open);
+    recent_ = new RecentFilesMenu(tr("Open &recent"), QStringLiteral("recentDatabases"), file);
+    file->addMenu(recent_);
+    connect(recent_, &RecentFilesMenu::fileChosen, this, &MainWindow::openDatabase);
+    file->addSeparator();
+    file->addAction(tr("&Load session…"), this, &MainWindow::chooseSessionToLoad)
+        ->setObjectName(QStringLiteral("action_load_session"));
+    QAction* save = file->addAction(tr("&Save session…"), this, &MainWindow::chooseSessionToSave);
+    save->setObjectName(QStringLiteral("action_save_session"));
+    save->setShortcut(QKeySequence::Save);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("action_quit"));
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->setObjectName(QStringLiteral("menu_edit"));
+    QAction* undo = history_->stack()->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("action_undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = history_->stack()->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("action_redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     menuBar()->addMenu(new PresetMenu(session_, presets, this));
 
@@ -121,10 +225,10 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
     auto* dock = findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
     view->addAction(dock->toggleViewAction());
     view->addSeparator();
-    // Light, dark and projector themes arrive in a later issue; the entry says so.
-    QAction* themes = view->addAction(tr("Themes (not available yet)"));
-    themes->setObjectName(QStringLiteral("action_themes_placeholder"));
-    themes->setEnabled(false);
+    auto* theme = new ThemeMenu(session_.theme(), view);
+    view->addMenu(theme);
+    // The shortcut must work in full screen, where the menu bar may be out of reach.
+    addAction(theme->projectorAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menu_help"));
@@ -134,36 +238,116 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
 }
 
 void MainWindow::buildStatusBar(const PresetLibrary& presets) {
-    statusBar()->addWidget(new ConfigSummaryLabel(session_, presets), 1);
+    auto* summary = new ConfigSummaryLabel(session_, presets);
+    // Clipped rather than widening the window beyond the screen (projector fonts); the tooltip
+    // has it all.
+    summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    statusBar()->addWidget(summary, 1);
     databaseLabel_ = new QLabel;
     databaseLabel_->setObjectName(QStringLiteral("database_status"));
     statusBar()->addPermanentWidget(databaseLabel_);
 }
 
 void MainWindow::showDatabaseState() {
-    centre_->setCurrentWidget(session_.hasDatabase() ? static_cast<QWidget*>(views_)
-                                                     : noDatabasePage_);
+    QWidget* page = session_.isOpening()     ? static_cast<QWidget*>(loadingPage_)
+                    : session_.hasDatabase() ? content_
+                                             : static_cast<QWidget*>(noDatabasePage_);
+    centre_->setCurrentWidget(page);
     const QString path = session_.databasePath();
-    if (session_.hasDatabase())
-        databaseLabel_->setText(QFileInfo(path).fileName());
-    else if (!path.isEmpty())
-        databaseLabel_->setText(tr("%1 (not loaded)").arg(QFileInfo(path).fileName()));
-    else
-        databaseLabel_->setText(tr("No database"));
-    databaseLabel_->setToolTip(path);
+    if (const ExplorerPtr& explorer = session_.explorer()) {
+        databaseLabel_->setText(
+            tr("%1 · model %2 · %n program(s)", nullptr, int(explorer->programs().size()))
+                .arg(QFileInfo(path).fileName(), QString::fromStdString(explorer->model().name)));
+        databaseLabel_->setToolTip(path);
+        setWindowTitle(tr("%1 — Concorde Explorer").arg(QFileInfo(path).fileName()));
+    } else {
+        databaseLabel_->setText(session_.isOpening() ? tr("Opening…") : tr("No database"));
+        databaseLabel_->setToolTip(session_.openingPath());
+    }
 }
 
 void MainWindow::openDatabase(const QString& path) {
-    if (!QFileInfo(path).isFile()) {
-        statusBar()->showMessage(tr("No such file: %1").arg(path), kStatusMessageMs);
-        return;
+    session_.openDatabase(path);
+}
+
+void MainWindow::showOpenError(const QString& path, const QString& message) {
+    showDatabaseState();
+    statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(path).fileName()),
+                             kStatusMessageMs);
+    showError(tr("Could not open the database"),
+              tr("<p><b>%1</b> could not be opened:</p><p>%2</p>%3")
+                  .arg(QFileInfo(path).fileName().toHtmlEscaped(), message.toHtmlEscaped(),
+                       session_.hasDatabase()
+                           ? tr("<p>%1 stays open.</p>")
+                                 .arg(QFileInfo(session_.databasePath()).fileName().toHtmlEscaped())
+                           : QString()));
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+    // Window-modal but not blocking: the event loop (and the tests) keep running.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("error_box"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+bool MainWindow::loadSession(const QString& path) {
+    QString message;
+    history_->beginGesture(); // the whole session is one undo step
+    const bool ok = SessionFile::load(session_, path, &message);
+    history_->endGesture();
+    if (!ok)
+        showError(tr("Could not load the session"), message.toHtmlEscaped());
+    else
+        statusBar()->showMessage(message.isEmpty()
+                                     ? tr("Session loaded from %1").arg(QFileInfo(path).fileName())
+                                     : message,
+                                 kStatusMessageMs);
+    return ok;
+}
+
+bool MainWindow::saveSession(const QString& path) {
+    QString error;
+    if (!SessionFile::save(session_, path, &error)) {
+        showError(tr("Could not save the session"), error.toHtmlEscaped());
+        return false;
     }
-    session_.setDatabasePath(QFileInfo(path).absoluteFilePath());
-    if (!session_.hasDatabase())
-        statusBar()->showMessage(
-            tr("Feature databases cannot be read by this version yet; %1 was not loaded.")
-                .arg(QFileInfo(path).fileName()),
-            kStatusMessageMs);
+    statusBar()->showMessage(tr("Session saved to %1").arg(QFileInfo(path).fileName()),
+                             kStatusMessageMs);
+    return true;
+}
+
+void MainWindow::applyTheme() {
+    const Theme& theme = session_.theme();
+    theme.applyToApplication();
+    // A dock paints its title in the font its class had at start-up unless its own font differs
+    // from the application's: a bold title follows the theme (and the panel keeps the plain one).
+    findChild<QDockWidget*>(QStringLiteral("dock_parameters"))->setFont(theme.font(1.0, true));
+    panel_->setFont(theme.font(1.0, false)); // explicitly not bold
+    if (theme.projector() && !isFullScreen()) {
+        fullScreenForProjector_ = true;
+        fitScreen();
+        showFullScreen();
+    } else if (!theme.projector() && fullScreenForProjector_) {
+        fullScreenForProjector_ = false;
+        showNormal();
+    }
+}
+
+void MainWindow::fitScreen() {
+    // On a narrow projector the parameters at projector size would make the window wider than
+    // the screen (and window managers then refuse full screen): hide them; View ▸ Parameters
+    // brings them back.
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
+    const QScreen* display = screen();
+    if (!dock || !dock->isVisible() || !display ||
+        minimumSizeHint().width() <= display->availableGeometry().width())
+        return;
+    dock->hide();
+    statusBar()->showMessage(tr("Parameters hidden to fit the screen: View ▸ Parameters shows "
+                                "them"),
+                             kStatusMessageMs);
 }
 
 void MainWindow::chooseDatabase() {
@@ -172,6 +356,23 @@ void MainWindow::chooseDatabase() {
                                      tr("Feature databases (*.sqlite *.db);;All files (*)"));
     if (!path.isEmpty())
         openDatabase(path);
+}
+
+void MainWindow::chooseSessionToLoad() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load session"), QString(), kSessionFilter);
+    if (!path.isEmpty())
+        loadSession(path);
+}
+
+void MainWindow::chooseSessionToSave() {
+    QString path = QFileDialog::getSaveFileName(this, tr("Save session"),
+                                                QStringLiteral("session.json"), kSessionFilter);
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    saveSession(path);
 }
 
 void MainWindow::showAbout() {

@@ -12,41 +12,72 @@ class PresetLibrary;
 
 namespace concorde::ui {
 
+class DatabaseLoadingPage;
 class EmptyStatePage;
+class ParameterHistory;
 class ParameterPanel;
+class PredictionHeader;
+class RecentFilesMenu;
 class Session;
 
-/// The explorer window: the parameter panel docked on the left, the views in the centre, menus
-/// and a status bar. It only assembles widgets and menus; state lives in the Session.
+/// The explorer window: the parameter panel docked on the left, the prediction header and the
+/// views in the centre, menus and a status bar. It only assembles widgets and menus and wires
+/// them to the Session; state lives in the Session, logic in the small classes it assembles
+/// (ParameterHistory, RecentFilesMenu, ThemeMenu, SessionFile, FileDropFilter).
 ///
-/// The centre shows an empty state explaining how to get a feature database until one is open;
-/// then it shows the view tabs ("Throughput CDFs", "Bound timeseries", "Shapley attribution",
-/// "Phases").
+/// The centre shows an empty state explaining how to get a feature database until one is open,
+/// a progress page while one opens, then the header and the view tabs ("Overview", "Throughput
+/// CDFs", "Bound timeseries", "Shapley attribution", "Phases"). A file dropped on the window
+/// opens (a database) or loads (a session .json).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     MainWindow(Session& session, const PresetLibrary& presets, QWidget* parent = nullptr);
 
-    /// Asks to open the feature database at `path`. Feature databases cannot be read yet (that
-    /// arrives with core/store): an existing file is recorded in the Session and the status bar
-    /// says it was not loaded; a missing file is reported and nothing changes.
+    /// Starts opening the feature database at `path` (see Session::openDatabase); a missing or
+    /// unreadable file is reported in a message box and the status bar, and the window keeps
+    /// whatever it had open.
     void openDatabase(const QString& path);
+    /// Loads a saved session; errors are reported in a message box. Returns success.
+    bool loadSession(const QString& path);
+    /// Saves the session; errors are reported in a message box. Returns success.
+    bool saveSession(const QString& path);
+
+    /// Adds a view as a tab. A placeholder tab of the same title is replaced in place (so a
+    /// finished view takes its planned position); otherwise the tab is appended. The tab's
+    /// object name identifies the view in saved sessions. Returns the tab index.
+    int addViewTab(QWidget* view, const QString& title);
+
+    ParameterHistory& history() const { return *history_; }
 
 private:
     void buildCentralArea();
     void buildMenus(const PresetLibrary& presets);
     void buildStatusBar(const PresetLibrary& presets);
     void showDatabaseState();
+    void showOpenError(const QString& path, const QString& message);
+    void applyTheme();
+    /// Hides the parameter dock when the window could not fit the screen with it.
+    void fitScreen();
     void chooseDatabase();
+    void chooseSessionToLoad();
+    void chooseSessionToSave();
+    void showError(const QString& title, const QString& message);
     void showAbout();
 
     Session& session_;
     ParameterPanel* panel_ = nullptr;
+    ParameterHistory* history_ = nullptr;
     QStackedWidget* centre_ = nullptr;
     EmptyStatePage* noDatabasePage_ = nullptr;
+    DatabaseLoadingPage* loadingPage_ = nullptr;
+    QWidget* content_ = nullptr;
+    PredictionHeader* header_ = nullptr;
     QTabWidget* views_ = nullptr;
+    RecentFilesMenu* recent_ = nullptr;
     QLabel* databaseLabel_ = nullptr;
+    bool fullScreenForProjector_ = false;
 };
 
 } // namespace concorde::ui

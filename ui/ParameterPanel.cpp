@@ -11,6 +11,8 @@
 #include <QSlider>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace concorde::ui {
 namespace {
@@ -31,69 +33,123 @@ QString groupObjectName(ParamGroup group) {
     return {};
 }
 
-QString toolTipFor(const ParameterSpec& spec) {
-    QString range = qs(spec.describeRange());
-    if (!spec.unit.empty())
-        range += QLatin1Char(' ') + qs(spec.unit);
-    QStringList grid;
-    for (double value : spec.grid)
-        grid << qs(spec.formatValue(value));
-    return QStringLiteral("%1\nRange: %2\nGrid: %3\nKey: %4")
-        .arg(qs(spec.meaning), range, grid.join(QStringLiteral(", ")), qs(spec.key));
-}
-
-bool onGrid(const ParameterSpec& spec, double value) {
-    return std::find(spec.grid.begin(), spec.grid.end(), value) != spec.grid.end();
+/// Index of the value of `values` nearest to `value` (ties go to the smaller value).
+int nearestIndex(const std::vector<double>& values, double value) {
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < values.size(); ++i)
+        if (std::fabs(values[i] - value) < std::fabs(values[best] - value))
+            best = i;
+    return static_cast<int>(best);
 }
 
 } // namespace
 
+QString ParameterPanel::toolTipFor(const ParameterSpec& spec) const {
+    QString range = qs(spec.describeRange());
+    if (!spec.unit.empty())
+        range += QLatin1Char(' ') + qs(spec.unit);
+    QStringList grid;
+    for (double value : session_.grid().values(spec.id))
+        grid << qs(spec.formatValue(value));
+    return QStringLiteral("%1\nRange: %2\n%3: %4\nKey: %5")
+        .arg(qs(spec.meaning), range,
+             session_.hasDatabase() ? tr("Database grid") : tr("Default grid"),
+             grid.join(QStringLiteral(", ")), qs(spec.key));
+}
+
 ParameterPanel::ParameterPanel(Session& session, QWidget* parent)
     : QWidget(parent), session_(session) {
-    auto* content = new QWidget;
-    auto* column = new QVBoxLayout(content);
-    std::vector<QGridLayout*> grids;
+    content_ = new QWidget;
+    auto* column = new QVBoxLayout(content_);
     for (ParamGroup group : {ParamGroup::FrontEnd, ParamGroup::BackEnd, ParamGroup::Memory}) {
         QGroupBox* box = buildGroup(group);
-        grids.push_back(static_cast<QGridLayout*>(box->layout()));
+        grids_.push_back(static_cast<QGridLayout*>(box->layout()));
         column->addWidget(box);
     }
     column->addStretch(1);
-    alignColumns(grids);
 
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    scroll_ = new QScrollArea;
+    scroll_->setWidget(content_);
+    scroll_->setWidgetResizable(true);
+    scroll_->setFrameShape(QFrame::NoFrame);
     // Vertical scrolling only: a horizontal bar would hide the value labels on the right.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(content->minimumSizeHint().width() +
-                            scroll->verticalScrollBar()->sizeHint().width());
+    scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
-    outer->addWidget(scroll);
+    outer->addWidget(scroll_);
 
-    showConfig(session_.config());
+    applyGrid();
     connect(&session_, &Session::configChanged, this, &ParameterPanel::showConfig);
+    connect(&session_, &Session::databaseOpened, this, &ParameterPanel::applyGrid);
 }
 
-void ParameterPanel::alignColumns(const std::vector<QGridLayout*>& grids) {
+void ParameterPanel::applyGrid() {
+    const ParameterGrid& grid = session_.grid();
+    syncing_ = true;
+    for (const ParameterSpec& spec : ParameterSpace::all()) {
+        const Row& row = rows_[index(spec.id)];
+        const int positions = static_cast<int>(grid.size(spec.id));
+        row.slider->setRange(0, positions - 1);
+        row.slider->setMinimumWidth(std::max(120, 14 * positions));
+        row.slider->setToolTip(toolTipFor(spec));
+    }
+    syncing_ = false;
+    forgetShownValues();
+    updateMetrics();
+    showConfig(session_.config());
+}
+
+void ParameterPanel::forgetShownValues() {
+    for (Row& row : rows_)
+        row.shown = std::numeric_limits<double>::quiet_NaN();
+}
+
+void ParameterPanel::updateMetrics() {
+    // Reserve room for the widest value so labels are never clipped and the sliders do not jump
+    // sideways as the text changes.
+    for (const ParameterSpec& spec : ParameterSpace::all()) {
+        QLabel* value = rows_[index(spec.id)].value;
+        int widest = 0;
+        std::vector<double> values = session_.grid().values(spec.id);
+        values.insert(values.end(), spec.grid.begin(), spec.grid.end());
+        for (double v : values)
+            widest = std::max(widest,
+                              value->fontMetrics().horizontalAdvance(qs(spec.formatWithUnit(v))));
+        value->setMinimumWidth(widest + 4);
+    }
     // Each group has its own grid; giving the name and value columns the same width in all of
     // them lines the sliders up across groups, so their lengths can be compared at a glance.
     int nameWidth = 0;
     int valueWidth = 0;
-    for (const QGridLayout* grid : grids)
+    for (const QGridLayout* grid : grids_)
         for (int row = 0; row < grid->rowCount(); ++row) {
             nameWidth =
                 std::max(nameWidth, grid->itemAtPosition(row, 0)->widget()->sizeHint().width());
             valueWidth =
                 std::max(valueWidth, grid->itemAtPosition(row, 2)->widget()->minimumWidth());
         }
-    for (QGridLayout* grid : grids) {
+    for (QGridLayout* grid : grids_) {
         grid->setColumnMinimumWidth(0, nameWidth);
         grid->setColumnMinimumWidth(2, valueWidth);
     }
+    scroll_->setMinimumWidth(content_->minimumSizeHint().width() +
+                             scroll_->verticalScrollBar()->sizeHint().width());
+}
+
+void ParameterPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    // Projector mode changes the application font: value labels (which carry their own italic
+    // font) and the reserved widths follow once the new font has reached every child.
+    if (event->type() == QEvent::FontChange && scroll_)
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                forgetShownValues();
+                showConfig(session_.config());
+                updateMetrics();
+            },
+            Qt::QueuedConnection);
 }
 
 QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
@@ -108,17 +164,13 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
         if (spec.group != group)
             continue;
         const QString key = qs(spec.key);
-        const QString tip = toolTipFor(spec);
 
         auto* slider = new QSlider(Qt::Horizontal);
         slider->setObjectName(QStringLiteral("slider_") + key);
-        slider->setRange(0, static_cast<int>(spec.grid.size()) - 1);
         slider->setSingleStep(1);
         slider->setPageStep(1);
         slider->setTickPosition(QSlider::TicksBelow);
         slider->setTickInterval(1);
-        slider->setMinimumWidth(std::max(120, 14 * static_cast<int>(spec.grid.size())));
-        slider->setToolTip(tip);
         slider->setAccessibleName(qs(spec.label));
         slider->setAccessibleDescription(qs(spec.meaning));
         // StrongFocus plus the wheel filter: scrolling the panel must not drag sliders under the
@@ -129,18 +181,10 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
         auto* name = new QLabel(qs(spec.label));
         name->setObjectName(QStringLiteral("label_") + key);
         name->setBuddy(slider);
-        name->setToolTip(tip);
+        name->setToolTip(qs(spec.meaning));
 
         auto* value = new QLabel;
         value->setObjectName(QStringLiteral("value_") + key);
-        value->setToolTip(tip);
-        // Reserve room for the widest grid value so labels are never clipped and the sliders do
-        // not jump sideways as the text changes.
-        int widest = 0;
-        for (double v : spec.grid)
-            widest = std::max(widest,
-                              value->fontMetrics().horizontalAdvance(qs(spec.formatWithUnit(v))));
-        value->setMinimumWidth(widest + 4);
 
         grid->addWidget(name, row, 0);
         grid->addWidget(slider, row, 1);
@@ -151,6 +195,8 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
         rows_[index(id)] = Row{slider, value};
         connect(slider, &QSlider::valueChanged, this,
                 [this, id](int position) { onSliderMoved(id, position); });
+        connect(slider, &QSlider::sliderPressed, this, &ParameterPanel::dragStarted);
+        connect(slider, &QSlider::sliderReleased, this, &ParameterPanel::dragFinished);
     }
     return box;
 }
@@ -158,8 +204,7 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
 void ParameterPanel::onSliderMoved(ParamId id, int position) {
     if (syncing_)
         return;
-    const ParameterSpec& spec = ParameterSpace::spec(id);
-    const double value = spec.grid.at(static_cast<std::size_t>(position));
+    const double value = session_.grid().values(id).at(static_cast<std::size_t>(position));
     // The Session's configChanged() brings the new value back to the label via showConfig().
     session_.setParameter(id, value);
 }
@@ -168,8 +213,14 @@ void ParameterPanel::showConfig(const CoreConfig& config) {
     syncing_ = true;
     for (const ParameterSpec& spec : ParameterSpace::all()) {
         const double value = config.value(spec.id);
-        rows_[index(spec.id)].slider->setValue(static_cast<int>(spec.nearestGridIndex(value)));
-        showValue(spec.id, value);
+        Row& row = rows_[index(spec.id)];
+        row.slider->setValue(nearestIndex(session_.grid().values(spec.id), value));
+        // Only labels whose value changed: restyling all twenty on every drag step would
+        // relayout the panel each time (the live CPI's latency budget is 16 ms).
+        if (row.shown != value) {
+            showValue(spec.id, value);
+            row.shown = value;
+        }
     }
     syncing_ = false;
 }
@@ -179,15 +230,15 @@ void ParameterPanel::showValue(ParamId id, double value) {
     QLabel* label = rows_[index(id)].value;
     label->setText(qs(spec.formatWithUnit(value)));
     // A preset may hold a value between grid points: show it exactly, in italics, and say why
-    // the slider sits at the nearest grid value instead.
-    const bool exact = onGrid(spec, value);
-    QFont font = label->font();
+    // the slider sits at the nearest grid value instead (the prediction uses that value).
+    const bool exact = session_.grid().find(id, value).has_value();
+    QFont font = this->font();
     font.setItalic(!exact);
     label->setFont(font);
     label->setToolTip(exact ? toolTipFor(spec)
                             : toolTipFor(spec) +
-                                  QStringLiteral("\n\nNot a grid value: the slider shows the "
-                                                 "nearest grid value."));
+                                  tr("\n\nNot a grid value: the slider shows the nearest grid "
+                                     "value, and CPI is predicted there."));
 }
 
 bool ParameterPanel::eventFilter(QObject* watched, QEvent* event) {

@@ -1,14 +1,42 @@
 #include "Session.h"
 
+#include "Theme.h"
 #include "params/Preset.h"
 #include "params/PresetLibrary.h"
+#include "store/ExplorerModel.h"
+
+#include <QFileInfo>
+#include <QPromise>
+#include <QtConcurrent>
+#include <atomic>
 
 namespace concorde::ui {
+namespace {
 
-Session::Session(QObject* parent) : QObject(parent) {}
+QString messageOf(const std::exception& error) {
+    return QString::fromStdString(error.what());
+}
+
+} // namespace
+
+Session::Session(QObject* parent) : Session(CoreConfig{}, CoreConfig{}, parent) {}
 
 Session::Session(const CoreConfig& target, const CoreConfig& baseline, QObject* parent)
-    : QObject(parent), config_(target), baseline_(baseline) {}
+    : QObject(parent), config_(target), baseline_(baseline), theme_(new Theme(this)) {
+    qRegisterMetaType<PredictionPtr>();
+    predictionPool_.setMaxThreadCount(1);
+    predictionPool_.setExpiryTimeout(-1); // keep the thread warm: no start-up cost per drag step
+    connect(&predictionWatcher_, &QFutureWatcherBase::finished, this,
+            &Session::onPredictionFinished);
+}
+
+Session::~Session() {
+    openFuture_.cancel();
+    openFuture_.waitForFinished();
+    predictionWatcher_.disconnect(this);
+    predictionWatcher_.waitForFinished();
+    predictionPool_.waitForDone();
+}
 
 CoreConfig Session::defaultBaseline(const PresetLibrary& presets) {
     if (const Preset* big = presets.find("big"))
@@ -21,6 +49,7 @@ void Session::setConfig(const CoreConfig& config) {
         return;
     config_ = config;
     emit configChanged(config_);
+    requestPrediction();
 }
 
 void Session::setParameter(ParamId id, double value) {
@@ -39,17 +68,210 @@ void Session::setBaseline(const CoreConfig& baseline) {
         return;
     baseline_ = baseline;
     emit baselineChanged(baseline_);
+    requestPrediction();
 }
 
 void Session::applyPresetAsBaseline(const Preset& preset) {
     setBaseline(preset.config);
 }
 
-void Session::setDatabasePath(const QString& path) {
-    if (path == databasePath_)
+// --- Database ---
+
+const ParameterGrid& Session::grid() const {
+    static const ParameterGrid defaultGrid;
+    return explorer_ ? explorer_->grid() : defaultGrid;
+}
+
+QStringList Session::programs() const {
+    QStringList names;
+    if (explorer_)
+        for (const std::string& name : explorer_->programs())
+            names << QString::fromStdString(name);
+    return names;
+}
+
+void Session::openDatabase(const QString& path) {
+    cancelOpening();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    openingPath_ = absolute;
+    const std::uint64_t generation = ++openGeneration_;
+
+    openFuture_ = QtConcurrent::run([absolute](QPromise<OpenOutcome>& promise) {
+        OpenOutcome outcome;
+        try {
+            std::atomic<bool> rangeSet{false};
+            outcome.explorer = ExplorerModel::open(
+                absolute.toStdString(), {}, [&](std::size_t done, std::size_t total) {
+                    if (!rangeSet.exchange(true))
+                        promise.setProgressRange(0, static_cast<int>(total));
+                    promise.setProgressValue(static_cast<int>(done));
+                    return !promise.isCanceled();
+                });
+        } catch (const std::exception& error) {
+            outcome.error = messageOf(error);
+        }
+        promise.addResult(outcome);
+    });
+
+    auto* watcher = new QFutureWatcher<OpenOutcome>(this);
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this,
+            [this, watcher, generation](int value) {
+                if (generation == openGeneration_)
+                    emit databaseProgress(value, watcher->progressMaximum());
+            });
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, absolute] {
+        watcher->deleteLater();
+        if (generation != openGeneration_ || watcher->future().isCanceled() ||
+            watcher->future().resultCount() == 0)
+            return; // cancelled or superseded by a newer open
+        finishOpen(absolute, watcher->future().result());
+    });
+    watcher->setFuture(openFuture_);
+    emit databaseOpening(absolute);
+}
+
+bool Session::openDatabaseNow(const QString& path, QString* error) {
+    cancelOpening();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    openingPath_ = absolute;
+    ++openGeneration_;
+    emit databaseOpening(absolute);
+    OpenOutcome outcome;
+    try {
+        outcome.explorer = ExplorerModel::open(absolute.toStdString());
+    } catch (const std::exception& e) {
+        outcome.error = messageOf(e);
+    }
+    finishOpen(absolute, outcome);
+    if (error)
+        *error = outcome.error;
+    return outcome.explorer != nullptr;
+}
+
+void Session::cancelOpening() {
+    if (!isOpening())
         return;
+    const QString path = openingPath_;
+    openFuture_.cancel();
+    ++openGeneration_; // the worker's result, if any, is dropped
+    openingPath_.clear();
+    emit databaseOpenCancelled(path);
+}
+
+void Session::finishOpen(const QString& path, const OpenOutcome& outcome) {
+    openingPath_.clear();
+    if (!outcome.explorer) {
+        emit databaseFailed(path, outcome.error);
+        return;
+    }
+    explorer_ = outcome.explorer;
     databasePath_ = path;
+    prediction_.reset();
+    const QStringList names = programs();
+    if (!names.contains(program_)) {
+        program_ = names.isEmpty() ? QString() : names.front();
+        emit programChanged(program_);
+    }
     emit databasePathChanged(databasePath_);
+    emit databaseOpened(databasePath_);
+    requestPrediction();
+}
+
+// --- Selection ---
+
+bool Session::setProgram(const QString& program) {
+    if (program == program_)
+        return true;
+    if (explorer_ && !isOpening() && !programs().contains(program))
+        return false;
+    program_ = program;
+    emit programChanged(program_);
+    requestPrediction();
+    return true;
+}
+
+void Session::setView(const QString& view) {
+    if (view == view_)
+        return;
+    view_ = view;
+    emit viewChanged(view_);
+}
+
+// --- Predictions ---
+
+void Session::requestPrediction() {
+    if (!explorer_)
+        return;
+    ++requested_;
+    if (predicting_) {
+        dirty_ = true; // coalesce: the running prediction's finish starts one from the latest
+        return;
+    }
+    startPrediction();
+}
+
+void Session::startPrediction() {
+    dirty_ = false;
+    predicting_ = true;
+    const ExplorerPtr explorer = explorer_;
+    const CoreConfig target = config_;
+    const CoreConfig baseline = baseline_;
+    const std::string program = program_.toStdString();
+    const std::uint64_t sequence = requested_;
+    const PredictionPtr previous = prediction_; // its baseline is reused when unchanged
+    predictionWatcher_.setFuture(QtConcurrent::run(&predictionPool_, [=] {
+        PredictionOutcome outcome;
+        outcome.explorer = explorer;
+        try {
+            auto prediction = std::make_shared<ExplorerPrediction>(
+                explorer->predict(target, baseline, program, previous.get()));
+            prediction->sequence = sequence;
+            outcome.prediction = std::move(prediction);
+        } catch (const std::exception& error) {
+            outcome.error = messageOf(error);
+        }
+        return outcome;
+    }));
+}
+
+void Session::onPredictionFinished() {
+    predicting_ = false;
+    const PredictionOutcome outcome = predictionWatcher_.result();
+    // Start the next one first, so the worker computes while the views redraw this one.
+    if (dirty_ && explorer_)
+        startPrediction();
+    publish(outcome);
+}
+
+void Session::publish(const PredictionOutcome& outcome) {
+    if (outcome.explorer != explorer_)
+        return; // computed on a database that has since been replaced
+    if (!outcome.prediction) {
+        emit predictionFailed(outcome.error);
+        return;
+    }
+    if (prediction_ && outcome.prediction->sequence < prediction_->sequence)
+        return; // never go back in time
+    prediction_ = outcome.prediction;
+    emit predictionReady(prediction_);
+}
+
+void Session::recomputeNow() {
+    if (!explorer_)
+        return;
+    predictionWatcher_.waitForFinished();
+    QCoreApplication::sendPostedEvents(&predictionWatcher_); // deliver its finished() first
+    PredictionOutcome outcome;
+    outcome.explorer = explorer_;
+    try {
+        auto prediction = std::make_shared<ExplorerPrediction>(
+            explorer_->predict(config_, baseline_, program_.toStdString(), prediction_.get()));
+        prediction->sequence = ++requested_;
+        outcome.prediction = std::move(prediction);
+    } catch (const std::exception& error) {
+        outcome.error = messageOf(error);
+    }
+    publish(outcome);
 }
 
 } // namespace concorde::ui

@@ -1,23 +1,47 @@
 #pragma once
 
+#include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
+#include "store/ExplorerPrediction.h"
 
+#include <QFuture>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QStringList>
+#include <QThreadPool>
+#include <cstdint>
+#include <memory>
 
 namespace concorde {
+class ExplorerModel;
 class PresetLibrary;
 struct Preset;
 } // namespace concorde
 
 namespace concorde::ui {
 
+class Theme;
+
+/// An immutable prediction snapshot, shared by every view that shows it.
+using PredictionPtr = std::shared_ptr<const ExplorerPrediction>;
+/// An open database with its model and precomputed predictor (immutable, thread-safe).
+using ExplorerPtr = std::shared_ptr<const ExplorerModel>;
+
 /// The state one explorer window works on: the target configuration the sliders edit, the
-/// baseline it is compared against, and the feature database the views read.
+/// baseline it is compared against, the open feature database, the selected program, the view
+/// shown and the theme — and the live predictions computed from them.
 ///
 /// Views receive the Session in their constructors and subscribe to its signals; no view keeps its
 /// own copy of this state, so there is one source of truth per window. Signals fire only when a
 /// value really changes, so views can redraw on every signal without filtering.
+///
+/// Threads: opening a database (seconds: every region is precomputed) runs on a worker thread
+/// with progress and cancel. Every change of target, baseline or program asks for a new
+/// prediction, computed on the Session's own worker thread; requests coalesce — while one
+/// prediction runs, further changes only mark the state dirty, and when it finishes exactly one
+/// new prediction starts from the latest state, so stale work is never queued and a slider drag
+/// never builds a backlog. Results arrive as predictionReady() on the UI thread.
 class Session : public QObject {
     Q_OBJECT
 
@@ -25,6 +49,8 @@ public:
     /// Target and baseline both at the default CoreConfig.
     explicit Session(QObject* parent = nullptr);
     Session(const CoreConfig& target, const CoreConfig& baseline, QObject* parent = nullptr);
+    /// Cancels an open in progress and waits for worker threads to finish.
+    ~Session() override;
 
     /// The baseline a new session starts with: the preset named "big" when `presets` has it (the
     /// usual Shapley baseline, DESIGN §3), otherwise the default CoreConfig.
@@ -52,28 +78,126 @@ public:
     void applyPresetAsBaseline(const Preset& preset);
 
     // --- Feature database ---
-    // Reading databases arrives with core/store. Until then the session only records which file
-    // the user asked for, and hasDatabase() stays false so views keep showing their empty states.
 
-    /// Path of the feature database the user chose; empty when none.
+    /// Starts opening the feature database at `path` on a worker thread (cancelling an open in
+    /// progress). Emits databaseOpening(), databaseProgress() as regions are precomputed, then
+    /// databaseOpened() or databaseFailed() with a message for the user (a missing, damaged or
+    /// foreign file, a database without a model). A failure keeps the database open before.
+    void openDatabase(const QString& path);
+    /// Opens on the calling thread (the headless export, tests); the same signals, no progress.
+    /// Returns false, with the message in `error`, on failure.
+    bool openDatabaseNow(const QString& path, QString* error = nullptr);
+    /// Cancels an open in progress (emits databaseOpenCancelled()); no-op when none.
+    void cancelOpening();
+    /// True while a database is being opened.
+    bool isOpening() const { return !openingPath_.isEmpty(); }
+    /// The database being opened (empty when none).
+    const QString& openingPath() const { return openingPath_; }
+    /// True when a feature database is open and views have data to show.
+    bool hasDatabase() const { return explorer_ != nullptr; }
+    /// Absolute path of the open database; empty when none.
     const QString& databasePath() const { return databasePath_; }
-    /// Records the database the user chose; emits databasePathChanged() when it differs.
-    void setDatabasePath(const QString& path);
-    /// True when a feature database is loaded and views have data to show.
-    bool hasDatabase() const { return false; } // no loader yet: see the comment above
+    /// The open database, its model and predictor (nullptr when none). Views that read stored
+    /// series go through ExplorerModel::withDatabase().
+    const ExplorerPtr& explorer() const { return explorer_; }
+    /// The values each parameter may take: the open database's grid, or the default grid.
+    const ParameterGrid& grid() const;
+    /// The open database's programs, in database order (empty when none).
+    QStringList programs() const;
+
+    // --- Selection ---
+
+    /// The selected program (may name a program of a database not open yet, e.g. from a saved
+    /// session; once a database opens, an unknown name is replaced by its first program).
+    const QString& program() const { return program_; }
+    /// Selects a program. With a database open (and none being opened), an unknown name is
+    /// refused (returns false).
+    bool setProgram(const QString& program);
+    /// The view shown (a tab's object name, e.g. "view_overview"), saved with the session.
+    const QString& view() const { return view_; }
+    void setView(const QString& view);
+
+    // --- Predictions ---
+
+    /// The latest prediction (nullptr before the first, and after a new database opened until
+    /// its first prediction arrives).
+    const PredictionPtr& prediction() const { return prediction_; }
+    /// Computes the prediction for the current state on the calling thread and emits
+    /// predictionReady() before returning (the headless export; waits for a running one first).
+    void recomputeNow();
+    /// True while a prediction is being computed.
+    bool isPredicting() const { return predicting_; }
+
+    // --- Look ---
+
+    /// The theme of this window (colour scheme, projector mode) that every view follows.
+    Theme& theme() const { return *theme_; }
 
 signals:
     /// The target configuration changed (never emitted for a no-op).
     void configChanged(const concorde::CoreConfig& config);
     /// The baseline configuration changed (never emitted for a no-op).
     void baselineChanged(const concorde::CoreConfig& baseline);
-    /// The chosen database path changed.
+    /// An open started.
+    void databaseOpening(const QString& path);
+    /// `done` of `total` regions precomputed.
+    void databaseProgress(int done, int total);
+    /// The database at `path` is open (databasePath(), explorer() and grid() are updated).
+    void databaseOpened(const QString& path);
+    /// Opening `path` failed; `message` says why, for the user.
+    void databaseFailed(const QString& path, const QString& message);
+    /// The user cancelled the open of `path`.
+    void databaseOpenCancelled(const QString& path);
+    /// The open database changed (emitted with databaseOpened()).
     void databasePathChanged(const QString& path);
+    /// The selected program changed.
+    void programChanged(const QString& program);
+    /// The view shown changed.
+    void viewChanged(const QString& view);
+    /// A new prediction for the current (or a very recent) state.
+    void predictionReady(const concorde::ui::PredictionPtr& prediction);
+    /// A prediction could not be computed (should not happen: configurations are snapped).
+    void predictionFailed(const QString& message);
 
 private:
+    struct OpenOutcome {
+        ExplorerPtr explorer;
+        QString error;
+    };
+    struct PredictionOutcome {
+        PredictionPtr prediction;
+        QString error;
+        ExplorerPtr explorer; ///< the database it was computed on
+    };
+
+    void finishOpen(const QString& path, const OpenOutcome& outcome);
+    void requestPrediction();
+    void startPrediction();
+    void onPredictionFinished();
+    void publish(const PredictionOutcome& outcome);
+
     CoreConfig config_;
     CoreConfig baseline_;
     QString databasePath_;
+    QString program_;
+    QString view_;
+    ExplorerPtr explorer_;
+    Theme* theme_ = nullptr;
+
+    // opening
+    QString openingPath_;
+    std::uint64_t openGeneration_ = 0;
+    QFuture<OpenOutcome> openFuture_;
+
+    // predictions
+    QThreadPool predictionPool_; ///< one thread: predictions never wait behind other work
+    QFutureWatcher<PredictionOutcome> predictionWatcher_;
+    bool predicting_ = false;
+    bool dirty_ = false;
+    std::uint64_t requested_ = 0;
+    PredictionPtr prediction_;
 };
 
 } // namespace concorde::ui
+
+Q_DECLARE_METATYPE(concorde::ui::PredictionPtr)

@@ -1,12 +1,19 @@
-// concorde-explorer: wires presets, a Session and the main window together. No logic lives here.
+// concorde-explorer: wires presets, a Session and the main window together, or runs the headless
+// export. No logic lives here.
 
+#include "HeadlessExport.h"
 #include "MainWindow.h"
 #include "Session.h"
+#include "Theme.h"
+#include "ViewCatalog.h"
 #include "params/PresetLibrary.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QMessageBox>
+#include <QTextStream>
 #include <cstdio>
 #include <cstring>
 
@@ -19,42 +26,127 @@ void describeApplication() {
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Concorde Explorer"));
 }
 
-void configureParser(QCommandLineParser& parser) {
+struct Options {
+    QCommandLineOption exportView{QStringLiteral("export"),
+                                  QStringLiteral("Render VIEW to the file given by -o without "
+                                                 "opening a window, then exit."),
+                                  QStringLiteral("VIEW")};
+    QCommandLineOption output{{QStringLiteral("o"), QStringLiteral("output")},
+                              QStringLiteral("Output of --export: .png, .svg, .pdf (the chart) "
+                                             "or .csv (its data)."),
+                              QStringLiteral("FILE")};
+    QCommandLineOption program{QStringLiteral("program"),
+                               QStringLiteral("Select program P (default: the first)."),
+                               QStringLiteral("P")};
+    QCommandLineOption preset{QStringLiteral("preset"),
+                              QStringLiteral("Start the target from preset P (big, n1-like, "
+                                             "little, or your own)."),
+                              QStringLiteral("P")};
+    QCommandLineOption set{QStringLiteral("set"),
+                           QStringLiteral("Set one target parameter, after --preset "
+                                          "(repeatable), e.g. --set rob=256 --set bp=tage."),
+                           QStringLiteral("KEY=VALUE")};
+    QCommandLineOption baseline{QStringLiteral("baseline"),
+                                QStringLiteral("Compare against preset P (default: big)."),
+                                QStringLiteral("P")};
+    QCommandLineOption theme{QStringLiteral("theme"),
+                             QStringLiteral("Colour scheme: light (default) or dark."),
+                             QStringLiteral("light|dark"), QStringLiteral("light")};
+    QCommandLineOption projector{QStringLiteral("projector"),
+                                 QStringLiteral("Projector mode: large fonts, thick lines, "
+                                                "high contrast (full screen in the window).")};
+    QCommandLineOption size{QStringLiteral("size"),
+                            QStringLiteral("Size of an exported chart in pixels (default "
+                                           "1280x800)."),
+                            QStringLiteral("WxH"), QStringLiteral("1280x800")};
+};
+
+void configureParser(QCommandLineParser& parser, const Options& options) {
+    const concorde::ui::ViewCatalog catalog = concorde::ui::ViewCatalog::standard();
+    QString views;
+    for (const auto& view : catalog.views())
+        views += QStringLiteral("  %1  %2\n").arg(view.name, -10).arg(view.description);
     parser.setApplicationDescription(
-        QStringLiteral("Interactive CPU microarchitecture exploration with analytical-ML CPI "
-                       "models."));
+        QStringLiteral(
+            "Interactive CPU microarchitecture exploration with analytical-ML CPI models.\n\n"
+            "Without a database argument the explorer opens the shipped data/default.sqlite\n"
+            "if it is installed.\n\n"
+            "Headless export, for scripts and CI (no display needed):\n"
+            "  concorde-explorer [DB] --export VIEW [--program P] [--preset P | --set k=v ...]\n"
+            "                    [--baseline P] [--theme light|dark] [--projector] [--size WxH]\n"
+            "                    -o FILE.png|.svg|.pdf|.csv\n"
+            "Views:\n%1"
+            "It exits with status 2 and a message on an unknown view, program, preset or\n"
+            "parameter, a bad value or an unsupported file extension, and with 1 when the\n"
+            "file cannot be written.")
+            .arg(views));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("database"),
                                  QStringLiteral("Feature database (.sqlite) to open."),
                                  QStringLiteral("[database]"));
+    parser.addOptions({options.exportView, options.output, options.program, options.preset,
+                       options.set, options.baseline, options.theme, options.projector,
+                       options.size});
 }
 
-// --help and --version must work without a display, and QApplication needs one.
-bool wantsTextOnly(int argc, char** argv) {
+bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names) {
     for (int i = 1; i < argc; ++i)
-        for (const char* option : {"-h", "--help", "--help-all", "-v", "--version"})
-            if (std::strcmp(argv[i], option) == 0)
+        for (const char* name : names)
+            if (std::strcmp(argv[i], name) == 0 ||
+                (std::strncmp(argv[i], name, std::strlen(name)) == 0 &&
+                 argv[i][std::strlen(name)] == '='))
                 return true;
     return false;
+}
+
+/// The shipped default database: beside the build tree's sources (build/bin → ../../data), where
+/// an install puts it (bin → ../share/concorde), or in the source tree this was built from.
+QString defaultDatabase() {
+    const QDir bin(QCoreApplication::applicationDirPath());
+    for (const QString& candidate :
+         {bin.filePath(QStringLiteral("../../data/default.sqlite")),
+          bin.filePath(QStringLiteral("../share/concorde/default.sqlite")),
+          QStringLiteral(CONCORDE_DATA_DIR "/default.sqlite")})
+        if (QFileInfo(candidate).isFile())
+            return QFileInfo(candidate).canonicalFilePath();
+    return {};
+}
+
+concorde::PresetLibrary loadPresets(QString* error) {
+    // Missing or malformed presets should not stop the explorer: report and go on without them.
+    try {
+        return concorde::PresetLibrary::loadDefault();
+    } catch (const std::exception& e) {
+        *error = QString::fromLocal8Bit(e.what());
+        std::fprintf(stderr, "concorde-explorer: presets not loaded: %s\n", e.what());
+        return {};
+    }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    if (wantsTextOnly(argc, argv)) {
+    // --help and --version must work without a display, and QApplication needs one; so does the
+    // headless export, which renders offscreen.
+    if (hasArgument(argc, argv, {"-h", "--help", "--help-all", "-v", "--version"})) {
         QCoreApplication app(argc, argv);
         describeApplication();
         QCommandLineParser parser;
-        configureParser(parser);
+        const Options options;
+        configureParser(parser, options);
         parser.process(app); // prints and exits
         return 0;
     }
+    const bool headless = hasArgument(argc, argv, {"--export"});
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
     describeApplication();
     QCommandLineParser parser;
-    configureParser(parser);
+    const Options options;
+    configureParser(parser, options);
     parser.process(app);
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
@@ -63,23 +155,45 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    // Missing or malformed presets should not stop the explorer: report and go on without them.
-    concorde::PresetLibrary presets;
+    concorde::ui::HeadlessExport::Request request;
+    request.database = positional.isEmpty() ? defaultDatabase() : positional.first();
+    request.view = parser.value(options.exportView);
+    request.output = parser.value(options.output);
+    request.program = parser.value(options.program);
+    request.preset = parser.value(options.preset);
+    request.assignments = parser.values(options.set);
+    request.baselinePreset = parser.value(options.baseline);
+    request.theme = parser.value(options.theme);
+    request.projector = parser.isSet(options.projector);
+    request.size = concorde::ui::HeadlessExport::parseSize(parser.value(options.size));
+
     QString presetError;
-    try {
-        presets = concorde::PresetLibrary::loadDefault();
-    } catch (const std::exception& error) {
-        presetError = QString::fromLocal8Bit(error.what());
-        std::fprintf(stderr, "concorde-explorer: presets not loaded: %s\n", error.what());
+    const concorde::PresetLibrary presets = loadPresets(&presetError);
+    if (headless) {
+        QTextStream err(stderr);
+        return concorde::ui::HeadlessExport::run(request, presets,
+                                                 concorde::ui::ViewCatalog::standard(), err);
     }
 
-    concorde::ui::Session session(concorde::CoreConfig{},
-                                  concorde::ui::Session::defaultBaseline(presets));
+    concorde::CoreConfig target, baseline;
+    QString error;
+    const auto scheme = concorde::ui::Theme::schemeFromName(request.theme);
+    if (!concorde::ui::HeadlessExport::configure(request, presets, target, baseline, &error) ||
+        !scheme) {
+        std::fprintf(stderr, "concorde-explorer: %s\n",
+                     qPrintable(scheme ? error : QStringLiteral("unknown theme (light or dark)")));
+        return 2;
+    }
+    concorde::ui::Session session(target, baseline);
+    session.theme().setScheme(*scheme);
+    session.theme().setProjector(request.projector);
+    if (!request.program.isEmpty())
+        session.setProgram(request.program);
     concorde::ui::MainWindow window(session, presets);
     window.show();
 
-    if (!positional.isEmpty())
-        window.openDatabase(positional.first());
+    if (!request.database.isEmpty())
+        window.openDatabase(request.database);
     if (!presetError.isEmpty())
         QMessageBox::warning(&window, QObject::tr("Presets not loaded"),
                              QObject::tr("The parameter presets could not be loaded, so the "

@@ -1,4 +1,5 @@
-// MainWindow: menus, the preset menu, the empty state and the status-bar summary.
+// MainWindow: menus, the preset menu, the empty state, errors on unreadable files, view tabs
+// and the status-bar summary. (With a database: ExplorerWindowTest.)
 #include "MainWindow.h"
 
 #include "ConfigSummaryLabel.h"
@@ -10,6 +11,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QSlider>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -51,7 +53,7 @@ private slots:
     void hasTheMenus() {
         Session session;
         MainWindow window(session, presets_);
-        QCOMPARE(menuTitles(window), (QStringList{"File", "Presets", "View", "Help"}));
+        QCOMPARE(menuTitles(window), (QStringList{"File", "Edit", "Presets", "View", "Help"}));
         auto* file = window.findChild<QMenu*>(QStringLiteral("menu_file"));
         QVERIFY(file);
         QVERIFY(file->findChild<QAction*>(QStringLiteral("action_open_database")) ||
@@ -130,9 +132,9 @@ private slots:
         QStringList names;
         for (int i = 0; i < tabs->count(); ++i)
             names << tabs->tabText(i);
-        QCOMPARE(names, (QStringList{"Throughput CDFs", "Bound timeseries", "Shapley attribution",
-                                     "Phases"}));
-        for (int i = 0; i < tabs->count(); ++i)
+        QCOMPARE(names, (QStringList{"Overview", "Throughput CDFs", "Bound timeseries",
+                                     "Shapley attribution", "Phases"}));
+        for (int i = 1; i < tabs->count(); ++i)
             QVERIFY(qobject_cast<EmptyStatePage*>(tabs->widget(i)));
 
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
@@ -150,7 +152,7 @@ private slots:
         }
     }
 
-    void openingADatabaseRecordsItWithoutFakingData() {
+    void openingAnUnreadableFileShowsAnError() {
         Session session;
         MainWindow window(session, presets_);
         auto* database = window.findChild<QLabel*>(QStringLiteral("database_status"));
@@ -158,17 +160,37 @@ private slots:
         QCOMPARE(database->text(), QStringLiteral("No database"));
 
         window.openDatabase(QStringLiteral("/nonexistent/features.sqlite"));
+        QTRY_VERIFY(window.findChild<QMessageBox*>(QStringLiteral("error_box")));
+        auto* box = window.findChild<QMessageBox*>(QStringLiteral("error_box"));
+        QVERIFY2(box->text().contains(QStringLiteral("features.sqlite")), qPrintable(box->text()));
         QVERIFY(session.databasePath().isEmpty());
-        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("No such file")));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Could not open")));
+        box->close();
+        QTRY_VERIFY(!window.findChild<QMessageBox*>(QStringLiteral("error_box")));
 
         QTemporaryFile file(QDir::tempPath() + QStringLiteral("/XXXXXX.sqlite"));
-        QVERIFY(file.open());
+        QVERIFY(file.open()); // empty: not a database
         window.openDatabase(file.fileName());
-        QCOMPARE(session.databasePath(), QFileInfo(file.fileName()).absoluteFilePath());
-        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("cannot be read")));
-        QVERIFY(database->text().contains(QStringLiteral("not loaded")));
+        QTRY_VERIFY(window.findChild<QMessageBox*>(QStringLiteral("error_box")));
+        QVERIFY(!session.hasDatabase());
+        QCOMPARE(database->text(), QStringLiteral("No database"));
         auto* stack = window.findChild<QStackedWidget*>(QStringLiteral("central_stack"));
         QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("empty_no_database"));
+    }
+
+    void addViewTabReplacesThePlaceholder() {
+        Session session;
+        MainWindow window(session, presets_);
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
+        auto* view = new QLabel(QStringLiteral("a real view"));
+        view->setObjectName(QStringLiteral("view_shapley_real"));
+        const int index = window.addViewTab(view, QStringLiteral("Shapley attribution"));
+        QCOMPARE(index, 3);
+        QCOMPARE(tabs->widget(3), view);
+        QCOMPARE(tabs->count(), 5);
+        const int added = window.addViewTab(new QLabel, QStringLiteral("Something new"));
+        QCOMPARE(added, 5);
+        QCOMPARE(tabs->count(), 6);
     }
 
     void statusBarSummarisesTargetAndBaseline() {

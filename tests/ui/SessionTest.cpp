@@ -1,19 +1,50 @@
-// Session: the one owner of the target and baseline configurations and the chosen database.
+// Session: the one owner of the target and baseline configurations, the open database, the
+// selected program, and the live predictions computed from them off the UI thread.
 #include "Session.h"
 
+#include "../support/TinyExplorerDatabase.h"
+#include "Theme.h"
 #include "common/ConcordeError.h"
 #include "params/PresetLibrary.h"
+#include "store/ConfigChecker.h"
+#include "store/ExplorerModel.h"
 
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
+#include <fstream>
+#include <random>
 
 using namespace concorde;
+using concorde::ui::PredictionPtr;
 using concorde::ui::Session;
+
+namespace {
+
+/// The default configuration moved onto the tiny database's grid, at ROB 64 (the only ROB
+/// value the tiny model was trained on).
+CoreConfig onTinyGrid() {
+    CoreConfig config =
+        ConfigChecker(ParameterGrid(testing::tinyExplorerGrid()), {}).snap(CoreConfig{});
+    config.set(ParamId::Rob, 64);
+    return config;
+}
+
+} // namespace
 
 class SessionTest : public QObject {
     Q_OBJECT
+    QTemporaryDir dir_;
+    QString database_;
+
+    QString file(const char* name) const { return dir_.filePath(QString::fromLatin1(name)); }
 
 private slots:
+    void initTestCase() {
+        database_ = file("tiny.sqlite");
+        testing::buildTinyExplorerDatabase(database_.toStdString());
+    }
+
     void startsWithGivenConfigs() {
         CoreConfig target;
         target.set(ParamId::Rob, 256);
@@ -23,6 +54,9 @@ private slots:
         QCOMPARE(session.baseline(), baseline);
         QVERIFY(session.databasePath().isEmpty());
         QVERIFY(!session.hasDatabase());
+        QVERIFY(!session.isOpening());
+        QVERIFY(!session.prediction());
+        QVERIFY(session.grid() == ParameterGrid{}); // the default grid until a database opens
     }
 
     void setParameterEmitsOncePerChange() {
@@ -100,15 +134,187 @@ private slots:
         QCOMPARE(Session::defaultBaseline(PresetLibrary{}), CoreConfig{});
     }
 
-    void databasePathIsRecordedButNotLoaded() {
+    // Opening runs on a worker thread with progress; then the first prediction arrives.
+    void opensInTheBackgroundAndPredicts() {
+        Session session(onTinyGrid(), onTinyGrid());
+        QSignalSpy opening(&session, &Session::databaseOpening);
+        QSignalSpy progress(&session, &Session::databaseProgress);
+        QSignalSpy opened(&session, &Session::databaseOpened);
+        QSignalSpy program(&session, &Session::programChanged);
+        QSignalSpy predicted(&session, &Session::predictionReady);
+
+        session.openDatabase(database_);
+        QCOMPARE(opening.count(), 1);
+        QVERIFY(session.isOpening());
+        QVERIFY(!session.hasDatabase()); // not yet: the caller's thread was not blocked
+        QVERIFY(opened.wait(30000));
+        QVERIFY(!session.isOpening());
+        QVERIFY(session.hasDatabase());
+        QCOMPARE(session.databasePath(), QFileInfo(database_).absoluteFilePath());
+        QCOMPARE(session.programs(), (QStringList{"alpha", "beta"}));
+        QCOMPARE(session.program(), QStringLiteral("alpha")); // the first program
+        QCOMPARE(program.count(), 1);
+        QVERIFY(session.grid() == ParameterGrid(testing::tinyExplorerGrid()));
+        QVERIFY(progress.count() >= 1);
+        QCOMPARE(progress.last().at(0).toInt(), 5);
+        QCOMPARE(progress.last().at(1).toInt(), 5);
+
+        QTRY_COMPARE(predicted.count(), 1);
+        const PredictionPtr p = session.prediction();
+        QVERIFY(p);
+        QCOMPARE(predicted.first().at(0).value<PredictionPtr>(), p);
+        QCOMPARE(p->program, std::string("alpha"));
+        QCOMPARE(p->regions.size(), std::size_t(3));
+        QVERIFY(p->selectedCpi() > 0);
+        QCOMPARE(p->targetOnGrid, session.config());
+        QVERIFY(p->warnings.empty());
+        QCOMPARE(p->accuracy.summary(),
+                 std::string("model error 4.0 % on unseen regions, 13.5 % on unseen programs"));
+
+        // Selecting a program predicts again; an unknown one is refused.
+        QVERIFY(session.setProgram(QStringLiteral("beta")));
+        QTRY_COMPARE(predicted.count(), 2);
+        QCOMPARE(session.prediction()->program, std::string("beta"));
+        QVERIFY(!session.setProgram(QStringLiteral("gamma")));
+        QCOMPARE(session.program(), QStringLiteral("beta"));
+    }
+
+    // While a prediction runs, further changes only mark the state dirty: one more prediction
+    // follows, from the latest state, however many changes came in between.
+    void predictionsCoalesceAndTheLatestWins() {
+        Session session(onTinyGrid(), onTinyGrid());
+        QVERIFY(session.openDatabaseNow(database_));
+        QSignalSpy predicted(&session, &Session::predictionReady);
+        QTRY_COMPARE(predicted.count(), 1);
+        predicted.clear();
+
+        const auto grid = testing::tinyExplorerGrid();
+        std::mt19937_64 rng(5);
+        CoreConfig last = session.config();
+        for (int i = 0; i < 50; ++i) { // 50 changes without returning to the event loop
+            const ParamId id = i % 2 ? ParamId::Rob : ParamId::AluIssue;
+            const auto& values = grid[index(id)];
+            session.setParameter(id, values[rng() % values.size()]);
+            last = session.config();
+        }
+        QTRY_VERIFY(!session.isPredicting() && session.prediction() &&
+                    session.prediction()->target == last);
+        QTest::qWait(50); // nothing else is on its way
+        QVERIFY2(predicted.count() <= 2, qPrintable(QString::number(predicted.count())));
+        QCOMPARE(session.prediction()->target, last);
+        const auto expected = session.explorer()->predict(last, session.baseline(), "alpha");
+        QCOMPARE(session.prediction()->targetCpi, expected.targetCpi);
+        // Sequence numbers only grow.
+        for (int i = 1; i < predicted.count(); ++i)
+            QVERIFY(predicted.at(i).at(0).value<PredictionPtr>()->sequence >
+                    predicted.at(i - 1).at(0).value<PredictionPtr>()->sequence);
+    }
+
+    void recomputeNowIsSynchronous() {
+        Session session(onTinyGrid(), onTinyGrid());
+        QString error;
+        QVERIFY2(session.openDatabaseNow(database_, &error), qPrintable(error));
+        CoreConfig target = session.config();
+        target.set(ParamId::Rob, target.rob() == 64 ? 128 : 64);
+        session.setConfig(target);
+        session.recomputeNow();
+        QVERIFY(session.prediction());
+        QCOMPARE(session.prediction()->target, target);
+        const PredictionPtr now = session.prediction();
+        QTest::qWait(50); // the asynchronous one started by setConfig must not replace it
+        QCOMPARE(session.prediction()->target, target);
+        QVERIFY(session.prediction()->sequence >= now->sequence);
+    }
+
+    void offGridConfigurationsArePredictedWithAWarning() {
+        CoreConfig target = onTinyGrid();
+        target.set(ParamId::Rob, 100);
+        Session session(target, onTinyGrid());
+        QVERIFY(session.openDatabaseNow(database_));
+        session.recomputeNow();
+        const PredictionPtr p = session.prediction();
+        QCOMPARE(p->targetOnGrid.rob(), 128); // nearest of {64, 128} (ties go lower: 96 → 64)
+        QVERIFY(!p->warnings.empty());
+        QCOMPARE(p->warnings.front().kind, ParameterWarning::Kind::OffGrid);
+    }
+
+    void failuresKeepTheSessionUsable() {
+        Session session(onTinyGrid(), onTinyGrid());
+        QSignalSpy failed(&session, &Session::databaseFailed);
+
+        const QString text = file("notes.sqlite");
+        std::ofstream(text.toStdString()) << "just some text\n";
+        session.openDatabase(text);
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.last().at(0).toString(), QFileInfo(text).absoluteFilePath());
+        QVERIFY2(!failed.last().at(1).toString().isEmpty(), "a message for the user");
+        QVERIFY(!session.hasDatabase());
+        QVERIFY(!session.isOpening());
+
+        const QString noise = file("noise.sqlite");
+        {
+            std::ofstream out(noise.toStdString(), std::ios::binary);
+            std::mt19937 rng(3);
+            for (int i = 0; i < 8192; ++i)
+                out.put(static_cast<char>(rng()));
+        }
+        QString error;
+        QVERIFY(!session.openDatabaseNow(noise, &error));
+        QVERIFY(!error.isEmpty());
+
+        // A good database, then a bad one: the good one stays open.
+        QVERIFY(session.openDatabaseNow(database_));
+        session.openDatabase(file("missing.sqlite"));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(failed.last().at(1).toString().contains(QStringLiteral("missing.sqlite")));
+        QVERIFY(session.hasDatabase());
+        QCOMPARE(session.databasePath(), QFileInfo(database_).absoluteFilePath());
+    }
+
+    void cancellingAnOpen() {
         Session session;
-        QSignalSpy spy(&session, &Session::databasePathChanged);
-        session.setDatabasePath(QStringLiteral("/tmp/some.sqlite"));
-        QCOMPARE(spy.count(), 1);
-        QCOMPARE(session.databasePath(), QStringLiteral("/tmp/some.sqlite"));
-        session.setDatabasePath(QStringLiteral("/tmp/some.sqlite"));
-        QCOMPARE(spy.count(), 1);
-        QVERIFY(!session.hasDatabase()); // nothing can be loaded yet, so views stay empty
+        QSignalSpy cancelled(&session, &Session::databaseOpenCancelled);
+        QSignalSpy opened(&session, &Session::databaseOpened);
+        session.openDatabase(database_);
+        session.cancelOpening();
+        QCOMPARE(cancelled.count(), 1);
+        QVERIFY(!session.isOpening());
+        QTest::qWait(500); // a worker that finished anyway is ignored
+        QCOMPARE(opened.count(), 0);
+        QVERIFY(!session.hasDatabase());
+        session.cancelOpening(); // nothing to cancel
+        QCOMPARE(cancelled.count(), 1);
+    }
+
+    void programAndViewBeforeADatabase() {
+        Session session;
+        QSignalSpy program(&session, &Session::programChanged);
+        QSignalSpy view(&session, &Session::viewChanged);
+        QVERIFY(session.setProgram(QStringLiteral("beta"))); // remembered for later
+        QCOMPARE(program.count(), 1);
+        session.setView(QStringLiteral("view_overview"));
+        session.setView(QStringLiteral("view_overview"));
+        QCOMPARE(view.count(), 1);
+        QVERIFY(session.openDatabaseNow(database_));
+        QCOMPARE(session.program(), QStringLiteral("beta")); // known: kept
+        Session other;
+        other.setProgram(QStringLiteral("zeta"));
+        QVERIFY(other.openDatabaseNow(database_));
+        QCOMPARE(other.program(), QStringLiteral("alpha")); // unknown: the first program
+    }
+
+    void themeBelongsToTheSession() {
+        Session session;
+        QSignalSpy changed(&session.theme(), &ui::Theme::changed);
+        QCOMPARE(session.theme().chartThemeName(), QStringLiteral("light"));
+        session.theme().setScheme(ui::Theme::Scheme::Dark);
+        QCOMPARE(session.theme().chartThemeName(), QStringLiteral("dark"));
+        session.theme().setProjector(true);
+        QCOMPARE(session.theme().chartThemeName(), QStringLiteral("projector"));
+        session.theme().setProjector(true);
+        QCOMPARE(changed.count(), 2);
+        QVERIFY(session.theme().lineWidth() > 2);
+        QVERIFY(session.theme().font().pointSizeF() > QGuiApplication::font().pointSizeF());
     }
 };
 

@@ -1,0 +1,143 @@
+#include "explore/DatabaseBounds.h"
+
+#include "common/ConcordeError.h"
+#include "explore/BoundResources.h"
+#include "params/CoreConfig.h"
+#include "store/FeatureDatabase.h"
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <tbb/parallel_for.h>
+
+namespace concorde {
+
+std::string DatabaseBounds::Region::label() const {
+    return program + " region " + std::to_string(regionIndex);
+}
+
+DatabaseBounds DatabaseBounds::load(FeatureDatabase& database, const Progress& progress,
+                                    const std::atomic<bool>* cancel) {
+    DatabaseBounds result;
+    const BuildSettings settings = database.buildSettings();
+    result.windowSize_ = settings.windowSize;
+    result.grid_ = ParameterGrid(settings.grid);
+
+    std::map<std::int64_t, std::string> names;
+    for (const auto& p : database.programs())
+        names[p.id] = p.name;
+    for (const auto& row : database.regions()) {
+        if (!row.complete)
+            continue;
+        const auto name = names.find(row.programId);
+        if (name == names.end())
+            throw badInput(database.path().string() + ": region " + std::to_string(row.id) +
+                           " belongs to no program");
+        auto it = std::find(result.programs_.begin(), result.programs_.end(), name->second);
+        if (it == result.programs_.end()) {
+            result.programs_.push_back(name->second);
+            result.programRegions_.emplace_back();
+            it = result.programs_.end() - 1;
+        }
+        result.programRegions_[static_cast<std::size_t>(it - result.programs_.begin())].push_back(
+            result.regions_.size());
+        result.regions_.push_back({row.id, row.programId, name->second, row.regionIndex,
+                                   row.programStart, row.length, row.phase});
+    }
+    for (auto& indices : result.programRegions_)
+        std::stable_sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
+            return result.regions_[a].regionIndex < result.regions_[b].regionIndex;
+        });
+    if (result.regions_.empty())
+        return result;
+
+    const SeriesCatalog& catalog = database.catalog();
+    const auto index = StoredRegionSeries::indexFor(catalog);
+    const std::string file = database.path().string();
+    result.series_.resize(result.regions_.size());
+    std::mutex databaseMutex;
+    std::atomic<std::size_t> done{0};
+    std::atomic<bool> cancelled{false};
+    std::exception_ptr failure;
+    tbb::parallel_for(std::size_t(0), result.regions_.size(), std::size_t(1), [&](std::size_t r) {
+        if (cancelled || (cancel && cancel->load()))
+            return;
+        const Region& region = result.regions_[r];
+        try {
+            std::vector<SeriesGroupBlob> blobs;
+            std::string description;
+            {
+                std::lock_guard lock(databaseMutex); // one SQLite connection
+                blobs = database.seriesGroupBlobs(region.id);
+                description = file + ": " + database.describeRegion(region.id);
+            }
+            result.series_[r] = CompactRegionSeries::decode(
+                blobs, BoundResources::seriesGroups(), catalog, index, region.length,
+                settings.windowSize, std::move(description));
+        } catch (...) {
+            std::lock_guard lock(databaseMutex);
+            if (!failure)
+                failure = std::current_exception();
+            cancelled = true;
+            return;
+        }
+        if (progress) {
+            std::lock_guard lock(databaseMutex);
+            if (!progress(++done, result.regions_.size()))
+                cancelled = true;
+        }
+    });
+    if (failure)
+        std::rethrow_exception(failure);
+    if (cancelled || (cancel && cancel->load()))
+        throw runtimeFailure("loading the bounds was cancelled");
+    return result;
+}
+
+const std::vector<std::size_t>& DatabaseBounds::regionsOf(const std::string& program) const {
+    const auto it = std::find(programs_.begin(), programs_.end(), program);
+    if (it == programs_.end()) {
+        std::string list;
+        for (const auto& p : programs_)
+            list += (list.empty() ? "" : ", ") + p;
+        throw usageError("no program '" + program + "' (the database has: " + list + ")");
+    }
+    return programRegions_[static_cast<std::size_t>(it - programs_.begin())];
+}
+
+const CompactRegionSeries& DatabaseBounds::series(std::size_t region) const {
+    if (region >= series_.size())
+        throw usageError("no region " + std::to_string(region) + " (there are " +
+                         std::to_string(series_.size()) + ")");
+    return series_[region];
+}
+
+RegionBoundsSeries DatabaseBounds::region(std::size_t region, const CoreConfig& config) const {
+    return RegionBoundsSeries::compute(series(region), config, regions_[region].label());
+}
+
+std::vector<RegionBoundsSeries> DatabaseBounds::allRegions(const CoreConfig& config) const {
+    std::vector<RegionBoundsSeries> result(regions_.size());
+    tbb::parallel_for(std::size_t(0), regions_.size(),
+                      [&](std::size_t r) { result[r] = region(r, config); });
+    return result;
+}
+
+RegionBoundsSeries DatabaseBounds::program(const std::string& program,
+                                           const CoreConfig& config) const {
+    const auto& indices = regionsOf(program);
+    std::vector<RegionBoundsSeries> parts(indices.size());
+    tbb::parallel_for(std::size_t(0), indices.size(),
+                      [&](std::size_t i) { parts[i] = region(indices[i], config); });
+    return RegionBoundsSeries::concatenate(parts, program);
+}
+
+std::size_t DatabaseBounds::bytes() const {
+    std::size_t total = 0;
+    for (const auto& s : series_)
+        total += s.bytes();
+    return total;
+}
+
+} // namespace concorde

@@ -1,0 +1,183 @@
+#include "store/ExplorerModel.h"
+
+#include "common/ConcordeError.h"
+
+#include <algorithm>
+#include <map>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+namespace concorde {
+namespace {
+
+/// Regions per TBB task: a region's batched prediction takes a few microseconds, so smaller
+/// tasks would cost more to schedule than to run.
+constexpr std::size_t kRegionGrain = 16;
+
+} // namespace
+
+std::unique_ptr<ExplorerModel> ExplorerModel::open(const std::filesystem::path& path,
+                                                   const std::string& modelName,
+                                                   const Progress& progress) {
+    FeatureDatabase database = FeatureDatabase::openReadOnly(path);
+    std::optional<CpiModel> model = database.readModel(modelName);
+    if (!model) {
+        if (!modelName.empty())
+            throw badInput(path.string() + " has no CPI model called '" + modelName + "'");
+        throw badInput(path.string() +
+                       " has no trained CPI model, so nothing can be predicted from it. Train "
+                       "one with: concorde dataset, then concorde train --db " +
+                       path.filename().string());
+    }
+    return std::make_unique<ExplorerModel>(std::move(database), std::move(*model), progress);
+}
+
+ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const Progress& progress)
+    : path_(database.path()), database_(std::move(database)),
+      predictor_(std::make_unique<DatabasePredictor>(database_, std::move(model),
+                                                     std::vector<std::string>{}, progress)),
+      checker_(predictor_->grid(),
+               ConfigChecker::trainedValuesFromMetrics(predictor_->model().metrics)),
+      accuracy_(ModelAccuracy::fromMetrics(predictor_->model().metrics)) {
+    std::map<std::int64_t, std::optional<std::int64_t>> phaseOf;
+    for (const RegionRow& row : database_.regions())
+        phaseOf[row.id] = row.phase;
+    phases_.reserve(predictor_->regions().size());
+    for (const auto& region : predictor_->regions())
+        phases_.push_back(phaseOf[region.regionId]);
+}
+
+bool ExplorerModel::hasProgram(const std::string& program) const {
+    const auto& names = programs();
+    return std::find(names.begin(), names.end(), program) != names.end();
+}
+
+std::size_t ExplorerModel::regionCount(const std::string& program) const {
+    return predictor_->regionsOf(program).size();
+}
+
+void ExplorerModel::evaluateRegions(std::span<const CoreConfig> configs,
+                                    std::vector<double>& out) const {
+    const std::size_t regions = predictor_->regions().size();
+    const std::size_t n = configs.size();
+    out.assign(regions * n, 0.0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, regions, kRegionGrain),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t r = range.begin(); r != range.end(); ++r)
+                              predictor_->regionCpi(r, configs,
+                                                    std::span<double>(out).subspan(r * n, n));
+                      });
+}
+
+std::vector<std::vector<double>>
+ExplorerModel::programCpis(std::span<const CoreConfig> configs) const {
+    std::vector<CoreConfig> snapped;
+    snapped.reserve(configs.size());
+    for (const CoreConfig& config : configs)
+        snapped.push_back(snap(config));
+    std::vector<double> regionCpi;
+    evaluateRegions(snapped, regionCpi);
+
+    const std::size_t n = configs.size();
+    const auto& regions = predictor_->regions();
+    std::vector<std::vector<double>> result(n, std::vector<double>(programs().size(), 0.0));
+    for (std::size_t p = 0; p < programs().size(); ++p) {
+        double total = 0;
+        for (const std::size_t r : predictor_->regionsOf(programs()[p])) {
+            const auto weight = static_cast<double>(regions[r].length);
+            total += weight;
+            for (std::size_t c = 0; c < n; ++c)
+                result[c][p] += weight * regionCpi[r * n + c];
+        }
+        for (std::size_t c = 0; c < n; ++c)
+            result[c][p] /= total;
+    }
+    return result;
+}
+
+std::vector<double> ExplorerModel::programCpis(const CoreConfig& config) const {
+    return programCpis(std::span<const CoreConfig>(&config, 1)).front();
+}
+
+std::vector<ExplorerPrediction::Region> ExplorerModel::regionCpis(const std::string& program,
+                                                                  const CoreConfig& config) const {
+    const CoreConfig snapped = snap(config);
+    std::vector<ExplorerPrediction::Region> result;
+    for (const std::size_t r : predictor_->regionsOf(program)) {
+        const auto& region = predictor_->regions()[r];
+        result.push_back(
+            {region.regionIndex, region.length, phases_[r], predictor_->regionCpi(r, snapped), 0});
+    }
+    std::sort(result.begin(), result.end(),
+              [](const auto& a, const auto& b) { return a.index < b.index; });
+    return result;
+}
+
+ExplorerPrediction ExplorerModel::predict(const CoreConfig& target, const CoreConfig& baseline,
+                                          const std::string& program,
+                                          const ExplorerPrediction* previous) const {
+    ExplorerPrediction p;
+    p.target = target;
+    p.baseline = baseline;
+    p.targetOnGrid = snap(target);
+    p.baselineOnGrid = snap(baseline);
+    p.warnings = checker_.check(target);
+    p.baselineWarnings = checker_.check(baseline);
+    p.accuracy = accuracy_;
+    p.modelName = model().name;
+    p.programs = programs();
+
+    // Evaluate the baseline only when it is new: a target drag evaluates one configuration per
+    // region; otherwise both go through each region in one batch.
+    const auto& regions = predictor_->regions();
+    const std::size_t count = regions.size();
+    std::vector<double> targetCpi;
+    std::shared_ptr<const std::vector<double>> baselineCpi;
+    if (previous && previous->baselineRegionCpi && previous->baselineOnGrid == p.baselineOnGrid &&
+        previous->baselineRegionCpi->size() == count)
+        baselineCpi = previous->baselineRegionCpi;
+    if (baselineCpi || p.targetOnGrid == p.baselineOnGrid) {
+        evaluateRegions(std::span<const CoreConfig>(&p.targetOnGrid, 1), targetCpi);
+        if (!baselineCpi)
+            baselineCpi = std::make_shared<const std::vector<double>>(targetCpi);
+    } else {
+        const CoreConfig configs[2] = {p.targetOnGrid, p.baselineOnGrid};
+        std::vector<double> both;
+        evaluateRegions(configs, both);
+        targetCpi.resize(count);
+        auto base = std::make_shared<std::vector<double>>(count);
+        for (std::size_t r = 0; r < count; ++r) {
+            targetCpi[r] = both[2 * r];
+            (*base)[r] = both[2 * r + 1];
+        }
+        baselineCpi = std::move(base);
+    }
+    p.baselineRegionCpi = baselineCpi;
+
+    p.targetCpi.assign(p.programs.size(), 0.0);
+    p.baselineCpi.assign(p.programs.size(), 0.0);
+    for (std::size_t i = 0; i < p.programs.size(); ++i) {
+        const auto& members = predictor_->regionsOf(p.programs[i]);
+        double total = 0;
+        for (const std::size_t r : members) {
+            const auto weight = static_cast<double>(regions[r].length);
+            total += weight;
+            p.targetCpi[i] += weight * targetCpi[r];
+            p.baselineCpi[i] += weight * (*baselineCpi)[r];
+        }
+        p.targetCpi[i] /= total;
+        p.baselineCpi[i] /= total;
+        if (p.programs[i] == program) {
+            p.program = program;
+            p.programIndex = i;
+            for (const std::size_t r : members)
+                p.regions.push_back({regions[r].regionIndex, regions[r].length, phases_[r],
+                                     targetCpi[r], (*baselineCpi)[r]});
+            std::sort(p.regions.begin(), p.regions.end(),
+                      [](const auto& a, const auto& b) { return a.index < b.index; });
+        }
+    }
+    return p;
+}
+
+} // namespace concorde

@@ -1,0 +1,102 @@
+#pragma once
+
+#include "ml/ModelAccuracy.h"
+#include "store/ConfigChecker.h"
+#include "store/DatabasePredictor.h"
+#include "store/ExplorerPrediction.h"
+#include "store/FeatureDatabase.h"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace concorde {
+
+/// What the explorer asks of an open feature database (DESIGN §11), without Qt: the database
+/// opened read-only, its CPI model, one block-precomputed DatabasePredictor over every program,
+/// the model's measured accuracy and a ConfigChecker for the database grid and the training grid.
+///
+/// Construction is the slow part (every region precomputed, in parallel, with progress and
+/// cancel); afterwards every const member is thread-safe, so the GUI builds it on a worker
+/// thread and predicts from another while the user drags sliders.
+class ExplorerModel {
+public:
+    /// Called from worker threads as regions finish; returning false cancels the open.
+    using Progress = DatabasePredictor::Progress;
+
+    /// Opens `path` read-only and loads its model `modelName` (the newest when empty). Throws a
+    /// ConcordeError with a message for the user: the file is missing, not a feature database or
+    /// damaged (FeatureDatabase::openReadOnly), has no model or no complete region, or the user
+    /// cancelled (runtime error "... cancelled").
+    static std::unique_ptr<ExplorerModel> open(const std::filesystem::path& path,
+                                               const std::string& modelName = {},
+                                               const Progress& progress = {});
+    /// Uses an already-open database and model (tests, `--model-from`).
+    ExplorerModel(FeatureDatabase database, CpiModel model, const Progress& progress = {});
+
+    const std::filesystem::path& path() const { return path_; }
+    const CpiModel& model() const { return predictor_->model(); }
+    const DatabasePredictor& predictor() const { return *predictor_; }
+    /// The database's grid: the values sliders may take.
+    const ParameterGrid& grid() const { return checker_.grid(); }
+    const ConfigChecker& checker() const { return checker_; }
+    const ModelAccuracy& accuracy() const { return accuracy_; }
+    /// Program names in database order (programs with at least one complete region).
+    const std::vector<std::string>& programs() const { return predictor_->programs(); }
+    /// Number of regions of `program` (usage error for an unknown one).
+    std::size_t regionCount(const std::string& program) const;
+    bool hasProgram(const std::string& program) const;
+
+    /// Every parameter on its nearest database grid value (see ConfigChecker::snap).
+    CoreConfig snap(const CoreConfig& config) const { return checker_.snap(config); }
+    /// Off-grid and outside-training warnings for `config` (see ConfigChecker::check).
+    std::vector<ParameterWarning> warnings(const CoreConfig& config) const {
+        return checker_.check(config);
+    }
+
+    /// Every program's CPI (programs() order) at `config`, snapped to the grid.
+    std::vector<double> programCpis(const CoreConfig& config) const;
+    /// Batched: result[c][p] is program p's CPI at configs[c] (each snapped to the grid). Each
+    /// region evaluates all configurations in one batch.
+    std::vector<std::vector<double>> programCpis(std::span<const CoreConfig> configs) const;
+    /// One program's regions at `config` (snapped), in execution order; `targetCpi` holds the
+    /// prediction and `baselineCpi` is left 0.
+    std::vector<ExplorerPrediction::Region> regionCpis(const std::string& program,
+                                                       const CoreConfig& config) const;
+
+    /// The live views' snapshot in one pass over the regions: every program's CPI at the target
+    /// and the baseline, the selected program's regions, warnings and accuracy. An empty or
+    /// unknown `program` gives no selection (no error). `sequence` is left 0. When `previous` (a
+    /// prediction of this model) has the same baseline, its baseline CPIs are reused and only
+    /// the target is evaluated.
+    ExplorerPrediction predict(const CoreConfig& target, const CoreConfig& baseline,
+                               const std::string& program,
+                               const ExplorerPrediction* previous = nullptr) const;
+
+    /// Runs `read` on the database under a lock (one SQLite connection is not thread-safe):
+    /// views that read stored series (CDFs, timeseries, phases) go through here.
+    template <typename Read>
+    decltype(auto) withDatabase(Read&& read) const {
+        std::lock_guard lock(databaseMutex_);
+        return read(database_);
+    }
+
+private:
+    /// Region CPIs for every configuration: out[r * configs.size() + c].
+    void evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out) const;
+
+    std::filesystem::path path_;
+    mutable FeatureDatabase database_;
+    mutable std::mutex databaseMutex_;
+    std::unique_ptr<DatabasePredictor> predictor_;
+    ConfigChecker checker_;
+    ModelAccuracy accuracy_;
+    std::vector<std::optional<std::int64_t>> phases_; ///< per predictor region
+};
+
+} // namespace concorde

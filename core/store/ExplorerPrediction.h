@@ -1,0 +1,66 @@
+#pragma once
+
+#include "ml/ModelAccuracy.h"
+#include "params/CoreConfig.h"
+#include "store/ConfigChecker.h"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace concorde {
+
+/// Everything the explorer's live views show for one (target, baseline, program) request, computed
+/// in one pass by ExplorerModel::predict(). A value type: the GUI shares it read-only between
+/// views (std::shared_ptr<const ExplorerPrediction>), so a snapshot never changes under a view.
+struct ExplorerPrediction {
+    static constexpr std::size_t npos = std::numeric_limits<std::size_t>::max();
+
+    /// One region of the selected program.
+    struct Region {
+        std::uint32_t index = 0;        ///< position in the program's region table
+        std::uint64_t instructions = 0; ///< measured instructions (the region's weight)
+        std::optional<std::int64_t> phase;
+        double targetCpi = 0;
+        double baselineCpi = 0;
+    };
+
+    CoreConfig target;         ///< as requested
+    CoreConfig baseline;       ///< as requested
+    CoreConfig targetOnGrid;   ///< what was predicted (ConfigChecker::snap)
+    CoreConfig baselineOnGrid; ///< what was predicted for the baseline
+
+    std::vector<std::string> programs; ///< database order
+    std::vector<double> targetCpi;     ///< per program, programs' order
+    std::vector<double> baselineCpi;   ///< per program
+
+    std::string program;             ///< the selected program ("" when none)
+    std::size_t programIndex = npos; ///< its index in programs
+    std::vector<Region> regions;     ///< the selected program's regions, in execution order
+
+    std::vector<ParameterWarning> warnings;         ///< about the target
+    std::vector<ParameterWarning> baselineWarnings; ///< about the baseline
+    ModelAccuracy accuracy;
+    std::string modelName;
+    std::uint64_t sequence = 0; ///< request number, increasing (set by the caller)
+    /// Every region's baseline CPI, in ExplorerModel::predictor().regions() order, shared
+    /// between snapshots: the next prediction with the same baseline reuses it, so dragging a
+    /// target slider evaluates the target only.
+    std::shared_ptr<const std::vector<double>> baselineRegionCpi;
+
+    bool hasProgram() const { return programIndex != npos; }
+    /// The selected program's CPI and baseline CPI (NaN without a selection).
+    double selectedCpi() const { return hasProgram() ? targetCpi[programIndex] : nan(); }
+    double selectedBaselineCpi() const { return hasProgram() ? baselineCpi[programIndex] : nan(); }
+    /// Relative change of the selected program's CPI against the baseline: target / baseline - 1
+    /// (negative: the target is faster).
+    double selectedDelta() const { return selectedCpi() / selectedBaselineCpi() - 1.0; }
+
+private:
+    static double nan() { return std::numeric_limits<double>::quiet_NaN(); }
+};
+
+} // namespace concorde

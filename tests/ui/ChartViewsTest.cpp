@@ -1,0 +1,451 @@
+// The chart views (CDF, timeseries, Shapley, phases): each plots the data it is given, highlights
+// the binding resource, shows values on hover, and the phase view emits the clicked region.
+// Offscreen, on small data made here.
+#include "CdfView.h"
+#include "ChartFormat.h"
+#include "ChartPalette.h"
+#include "ChartTheme.h"
+#include "PhasesView.h"
+#include "ShapleyView.h"
+#include "TimeseriesView.h"
+#include "explore/BoundResources.h"
+
+#include <QMouseEvent>
+#include <QSignalSpy>
+#include <QtTest>
+#include <cmath>
+#include <limits>
+#include <qcustomplot.h>
+#include <set>
+
+using namespace concorde;
+using namespace concorde::ui;
+
+namespace {
+
+constexpr int kWindows = 40;
+
+/// Ten resources, well apart on the IPC axis (resource r around 2^(r-2)), except that ALU issue
+/// (3) is pushed below everything in 30 of the 40 windows and ROB (0) binds the others.
+RegionBoundsSeries sampleSeries(const std::string& label = "prog region 0") {
+    std::vector<std::vector<float>> bounds(BoundResources::count());
+    for (std::size_t r = 0; r < bounds.size(); ++r)
+        for (int w = 0; w < kWindows; ++w)
+            bounds[r].push_back(std::ldexp(1.0f + 0.01f * float(w % 7), int(r) - 2));
+    for (int w = 0; w < kWindows; ++w)
+        bounds[3][std::size_t(w)] = w < 30 ? 0.05f + 0.006f * float(w) : 8.0f;
+    bounds[9] = std::vector<float>(kWindows, 64.0f); // at the cap: never limits
+    return RegionBoundsSeries::fromBounds(std::move(bounds), label);
+}
+
+/// Sends a mouse move (no button) to the plot, as the pointer would.
+void hover(QCustomPlot* plot, QPointF pos) {
+    QMouseEvent event(QEvent::MouseMove, pos, plot->mapToGlobal(pos), Qt::NoButton, Qt::NoButton,
+                      Qt::NoModifier);
+    QCoreApplication::sendEvent(plot, &event);
+}
+
+/// Lays the view out at a fixed size so pixel coordinates mean something.
+void layOut(ChartView& view) {
+    view.resize(1000, 640);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.plot()->replot();
+}
+
+AttributionReport sampleReport() {
+    AttributionReport report;
+    report.players = PlayerSet::defaultGroups(); // ten players
+    const std::size_t n = report.players.size();
+    const auto attribution = [&](double base, std::vector<std::pair<std::size_t, double>> values) {
+        Attribution a;
+        a.baselineCpi = base;
+        double sum = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            a.players.push_back({report.players[i].name, 0.0, 0.0, false});
+        for (const auto& [player, value] : values) {
+            a.players[player].value = value;
+            a.players[player].active = true;
+            sum += value;
+        }
+        a.targetCpi = base + sum;
+        return a;
+    };
+    // Player 9 (prefetcher) is zero everywhere: not drawn.
+    const auto program = [&](const std::string& name, double base,
+                             std::vector<std::pair<std::size_t, double>> values) {
+        ProgramAttribution p;
+        p.program = name;
+        p.instructions = 200;
+        p.total = attribution(base, values);
+        for (int r = 0; r < 2; ++r) {
+            auto scaled = values;
+            for (auto& v : scaled)
+                v.second *= r == 0 ? 0.5 : 1.5;
+            p.regions.push_back({std::to_string(r), 100, attribution(base, scaled)});
+        }
+        return p;
+    };
+    report.programs.push_back(program("alpha", 1.0, {{0, 0.30}, {2, -0.10}, {8, 0.05}}));
+    report.programs.push_back(program("beta", 2.0, {{0, -0.40}, {1, 0.20}, {8, -0.20}}));
+    report.programs.push_back(program("gamma", 1.5, {{0, 0.50}, {2, 0.25}}));
+    return report;
+}
+
+ProgramTimeline sampleTimeline() {
+    ProgramTimeline t;
+    t.program = "prog";
+    const std::vector<std::optional<std::int64_t>> phases = {0, 1, 0, 2, std::nullopt};
+    for (std::size_t k = 0; k < phases.size(); ++k)
+        t.entries.push_back({k, std::int64_t(10 + k), std::uint32_t(k), 1'000'000 * k, 100'000,
+                             phases[k], 1.0 + 0.25 * double(k)});
+    return t;
+}
+
+} // namespace
+
+class ChartViewsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void paletteIsDistinctAndCycles() {
+        const ChartPalette standard = ChartPalette::standard();
+        std::set<QRgb> colours;
+        for (int i = 0; i < 10; ++i)
+            colours.insert(standard.colour(i).rgb());
+        QCOMPARE(colours.size(), std::size_t(10)); // ten resources, ten colours
+        const ChartPalette contrast = ChartPalette::highContrast();
+        QCOMPARE(contrast.size(), 7);
+        QCOMPARE(contrast.colour(0), QColor("#0072B2"));              // Okabe–Ito blue
+        QCOMPARE(contrast.colour(7), contrast.colour(0).darker(170)); // second round: darker
+        QCOMPARE(contrast.lineStyle(0), Qt::SolidLine);
+        QCOMPARE(contrast.lineStyle(7), Qt::DashLine);
+        QCOMPARE(contrast.brushStyle(9), Qt::BDiagPattern);
+        QCOMPARE(contrast.brush(0).style(), Qt::SolidPattern);
+        QCOMPARE(contrast.brush(8).style(), Qt::TexturePattern); // striped
+        for (int i = 0; i < 10; ++i)
+            QVERIFY(contrast.colour(i) != QColor(Qt::black)); // black is the charts' ink
+        const ChartTheme projector = ChartTheme::projector();
+        QVERIFY(projector.fontScale > 1.5);
+        QVERIFY(projector.lineWidth >= 2 * ChartTheme::light().lineWidth);
+        QCOMPARE(ChartTheme::named("dark").name, QString("dark"));
+        QCOMPARE(ChartTheme::named("nonsense").name, QString("light"));
+    }
+
+    void cdfPlotsOneCurvePerResource() {
+        const RegionBoundsSeries s = sampleSeries();
+        CdfView view;
+        QVERIFY(!view.hasData());
+        QCOMPARE(view.highlightedResource(), -1);
+        view.setSeries(s);
+        QVERIFY(view.hasData());
+        QCOMPARE(view.viewName(), QString("cdf"));
+        for (int r = 0; r < int(s.resourceCount()); ++r) {
+            QCPGraph* graph = view.resourceGraph(r);
+            QVERIFY(graph);
+            const auto staircase = s.cdf(std::size_t(r)).staircase();
+            QCOMPARE(graph->dataCount(), int(staircase.size()));
+            QCOMPARE(graph->data()->at(graph->dataCount() - 1)->value, 1.0);
+            QCOMPARE(graph->data()->at(1)->key, double(staircase[1].x));
+            QCOMPARE(graph->data()->at(1)->value, staircase[1].p);
+        }
+        QVERIFY(view.minimumGraph());
+        QCOMPARE(view.minimumGraph()->dataCount(), int(s.minimumCdf().staircase().size()));
+
+        // ALU issue binds 30 of 40 windows: highlighted (thicker, bold legend entry, labelled).
+        QCOMPARE(view.highlightedResource(), 3);
+        const double highlighted = view.resourceGraph(3)->pen().widthF();
+        for (int r = 0; r < int(s.resourceCount()); ++r)
+            if (r != 3)
+                QVERIFY(view.resourceGraph(r)->pen().widthF() < highlighted);
+        QVERIFY(view.plot()->legend->itemWithPlottable(view.resourceGraph(3))->font().bold());
+        QVERIFY(!view.plot()->legend->itemWithPlottable(view.resourceGraph(0))->font().bold());
+        QVERIFY(view.highlightLabel());
+        QCOMPARE(view.highlightLabel()->text(), QString("ALU issue binds 75.0 % of windows"));
+        QCOMPARE(view.resourceGraph(3)->name(), QString("ALU issue (binds 75.0 %)"));
+        QCOMPARE(view.resourceGraph(9)->name(), QString("Fetch width (never limits)"));
+
+        // The table: one row per distinct value per resource, then the minimum's.
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.header,
+                 QStringList({"resource", "ipc_bound", "cumulative_fraction", "binding_share"}));
+        std::size_t rows = s.minimumCdf().steps().size();
+        for (std::size_t r = 0; r < s.resourceCount(); ++r)
+            rows += s.cdf(r).steps().size();
+        QCOMPARE(std::size_t(table.rows.size()), rows);
+        QCOMPARE(table.rows.back().first(), QString("minimum"));
+
+        // Projector theme: thicker lines, bigger fonts, same data.
+        view.setTheme(ChartTheme::projector());
+        QCOMPARE(view.resourceGraph(3)->pen().widthF(), ChartTheme::projector().highlightWidth);
+        QVERIFY(view.plot()->legend->font().pointSizeF() > 15);
+        QCOMPARE(view.resourceGraph(3)->dataCount(), int(s.cdf(3).staircase().size()));
+
+        view.clear();
+        QVERIFY(!view.hasData());
+        QVERIFY(!view.resourceGraph(0));
+        QCOMPARE(view.plot()->graphCount(), 0);
+        QCOMPARE(view.dataTable().rows.size(), 0);
+    }
+
+    void cdfHoverShowsTheValueUnderThePointer() {
+        const RegionBoundsSeries s = sampleSeries();
+        CdfView view;
+        view.setSeries(s);
+        layOut(view);
+        QSignalSpy spy(&view, &ChartView::hovered);
+        const Cdf& cdf = s.cdf(3);
+        const float value = cdf.sortedValues()[20]; // the 21st smallest ALU bound
+        const double fraction = cdf.evaluate(value);
+        QCPGraph* graph = view.resourceGraph(3);
+        const QPointF pos(graph->keyAxis()->coordToPixel(value) + 1,
+                          graph->valueAxis()->coordToPixel(fraction));
+        hover(view.plot(), pos);
+        QCOMPARE(spy.count(), 1);
+        const QString text = view.lastHoverText();
+        QVERIFY2(text.startsWith("ALU issue: bound \u2264 " + ChartFormat::ipc(value)),
+                 qPrintable(text));
+        QVERIFY2(text.contains(ChartFormat::percent(fraction) + " of windows"), qPrintable(text));
+        QVERIFY2(text.contains("binds 75.0 %"), qPrintable(text));
+        // Outside the axis rect: nothing.
+        hover(view.plot(), QPointF(2, 2));
+        QVERIFY(view.lastHoverText().isEmpty());
+    }
+
+    void timeseriesPlotsEveryWindowAndTheBindingBand() {
+        const RegionBoundsSeries s = sampleSeries();
+        TimeseriesView view;
+        view.setWindowSize(400);
+        view.setSeries(s);
+        QVERIFY(!view.referenceGraph()); // no labels yet
+        for (int r = 0; r < int(s.resourceCount()); ++r) {
+            QCOMPARE(view.resourceGraph(r)->dataCount(), kWindows);
+            QCOMPARE(view.resourceGraph(r)->data()->at(5)->value,
+                     double(s.bound(std::size_t(r))[5]));
+        }
+        QCOMPARE(view.minimumGraph()->dataCount(), kWindows);
+        for (int w = 0; w < kWindows; ++w)
+            QCOMPARE(view.minimumGraph()->data()->at(w)->value,
+                     double(s.minimum()[std::size_t(w)]));
+        // The minimum is highlighted: thicker than every resource line.
+        QVERIFY(view.minimumGraph()->pen().widthF() > view.resourceGraph(0)->pen().widthF());
+        // The band: one bar per window, in the binding resource's bar set.
+        QVERIFY(view.bandRect());
+        int bars = 0;
+        for (int r = 0; r < int(s.resourceCount()); ++r) {
+            QCPBars* band = view.bandBars(r);
+            QCOMPARE(band != nullptr, s.bindingCount(std::size_t(r)) > 0);
+            if (band) {
+                QCOMPARE(band->dataCount(), int(s.bindingCount(std::size_t(r))));
+                QCOMPARE(band->brush().color(), ChartTheme::light().palette.colour(r));
+                bars += band->dataCount();
+            }
+        }
+        QCOMPARE(bars, kWindows);
+        QCOMPARE(view.bandBars(3)->data()->at(0)->key, 0.0);
+
+        // The simulated IPC where labels exist (NaN elsewhere, a gap in the line).
+        std::vector<float> reference(kWindows, std::numeric_limits<float>::quiet_NaN());
+        reference[2] = 0.1f;
+        reference[3] = 0.11f;
+        view.setReference(reference, "exact configuration, preset:n1-like");
+        QVERIFY(view.referenceGraph());
+        QCOMPARE(view.referenceGraph()->dataCount(), kWindows);
+        QVERIFY(std::abs(view.referenceGraph()->data()->at(2)->value - 0.1) < 1e-6);
+        QVERIFY(std::isnan(view.referenceGraph()->data()->at(10)->value));
+        QCOMPARE(view.referenceGraph()->name(), QString("Simulated IPC"));
+        QVERIFY(view.bandRect()->axis(QCPAxis::atBottom)->label().contains("preset:n1-like"));
+
+        // Hover over window 2: its binding resource and bound, and the simulated IPC.
+        layOut(view);
+        QCPGraph* minimum = view.minimumGraph();
+        const QPointF pos(minimum->keyAxis()->coordToPixel(2.0),
+                          minimum->valueAxis()->coordToPixel(s.minimum()[2]));
+        hover(view.plot(), pos);
+        const QString text = view.lastHoverText();
+        QVERIFY2(text.startsWith("window 2"), qPrintable(text));
+        QVERIFY2(text.contains("instructions 800\u20131.2 k"), qPrintable(text));
+        QVERIFY2(text.contains("binding: ALU issue " + ChartFormat::ipc(s.minimum()[2]) + " IPC"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("simulated: 0.10 IPC"), qPrintable(text));
+
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.rows.size(), kWindows);
+        QCOMPARE(table.header.first(), QString("window"));
+        QVERIFY(table.header.contains("rob"));
+        QVERIFY(table.header.contains("pipes_upper"));
+        QCOMPARE(table.header.mid(table.header.size() - 3),
+                 QStringList({"minimum", "binding_resource", "simulated_ipc"}));
+        QCOMPARE(table.rows[2].at(table.header.indexOf("binding_resource")), QString("alu_issue"));
+        QCOMPARE(table.rows[2].at(table.header.indexOf("first_instruction")), QString("800"));
+        QCOMPARE(table.rows[10].last(), QString()); // no simulation there
+    }
+
+    void timeseriesShowsRegionsOfAProgram() {
+        const std::vector<RegionBoundsSeries> parts = {sampleSeries("prog region 0"),
+                                                       sampleSeries("prog region 1")};
+        const auto joined = RegionBoundsSeries::concatenate(parts, "prog");
+        TimeseriesView view;
+        view.setSeries(joined);
+        QCOMPARE(view.minimumGraph()->dataCount(), 2 * kWindows);
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.rows[kWindows].at(1), QString("prog region 1"));
+        QCOMPARE(table.rows[kWindows].at(2), QString("0")); // first instruction of region 1
+        QCPAxis* top = view.minimumGraph()->keyAxis()->axisRect()->axis(QCPAxis::atTop);
+        QVERIFY(top->visible());
+        auto ticker = top->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().values(), QList<QString>({"r0", "r1"}));
+    }
+
+    void shapleyStacksEveryProgramSortedByChange() {
+        const AttributionReport report = sampleReport();
+        ShapleyView view;
+        view.setConfigNames("little", "big");
+        view.setReport(report);
+        // Sorted by total change, largest first: gamma +0.75, alpha +0.25, beta −0.40.
+        QCOMPARE(view.categories(), QStringList({"gamma", "alpha", "beta"}));
+        QVERIFY(view.playerBars(0));
+        QCOMPARE(view.playerBars(0)->dataCount(), 3);
+        QCOMPARE(view.playerBars(0)->data()->at(0)->value, 0.50);  // gamma
+        QCOMPARE(view.playerBars(0)->data()->at(2)->value, -0.40); // beta: stacks downwards
+        QVERIFY(!view.playerBars(9));                              // zero everywhere: not drawn
+        QVERIFY(!view.playerBars(3));
+        QCOMPARE(view.playerBars(0)->name(), QString("window"));
+        QCOMPARE(view.playerBars(2)->name(), QString("ldst queues"));
+        // Players stack in player order: 0, 1, 2, 8.
+        QCOMPARE(view.playerBars(1)->barBelow(), view.playerBars(0));
+        QCOMPARE(view.playerBars(2)->barBelow(), view.playerBars(1));
+        QCOMPARE(view.playerBars(8)->barBelow(), view.playerBars(2));
+        QCOMPARE(view.totalGraph()->dataCount(), 3);
+        QVERIFY(std::abs(view.totalGraph()->data()->at(0)->value - 0.75) < 1e-12);
+        QVERIFY(std::abs(view.totalGraph()->data()->at(2)->value + 0.40) < 1e-12);
+        QCOMPARE(view.playerBars(0)->valueAxis()->label(),
+                 QString("CPI change, little \u2192 big"));
+
+        // Hover over gamma's "window" segment (0 .. 0.5).
+        layOut(view);
+        QCPBars* window = view.playerBars(0);
+        const QPointF pos(window->keyAxis()->coordToPixel(0),
+                          window->valueAxis()->coordToPixel(0.25));
+        hover(view.plot(), pos);
+        QVERIFY2(
+            view.lastHoverText().contains("gamma \u00b7 window: +0.500 CPI (66.7 % of the change)"),
+            qPrintable(view.lastHoverText()));
+        // Beta's negative "window" segment (−0.40 .. 0) below zero.
+        const QPointF below(window->keyAxis()->coordToPixel(2),
+                            window->valueAxis()->coordToPixel(-0.2));
+        hover(view.plot(), below);
+        QVERIFY2(view.lastHoverText().contains("beta \u00b7 window: \u22120.400 CPI"),
+                 qPrintable(view.lastHoverText()));
+
+        // Clicking a program's column asks for its regions.
+        QSignalSpy spy(&view, &ShapleyView::programActivated);
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, pos.toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toString(), QString("gamma"));
+
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.header, QStringList({"program", "region", "player", "cpi_change",
+                                            "baseline_cpi", "target_cpi"}));
+        QCOMPARE(table.rows.size(), int(3 * report.players.size()));
+        QCOMPARE(table.rows[0].mid(0, 4), QStringList({"gamma", "all", "window", "0.5"}));
+    }
+
+    void shapleyPerRegionOfOneProgram() {
+        ShapleyView view;
+        view.setReport(sampleReport());
+        view.setMode(ShapleyView::Mode::Regions);
+        view.setProgram("beta");
+        QCOMPARE(view.program(), QString("beta"));
+        QCOMPARE(view.categories(), QStringList({"0", "1"}));
+        QCOMPARE(view.playerBars(0)->dataCount(), 2);
+        QVERIFY(std::abs(view.playerBars(0)->data()->at(1)->value + 0.60) < 1e-12); // −0.4 × 1.5
+        QVERIFY(std::abs(view.playerBars(1)->data()->at(0)->value - 0.10) < 1e-12);
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.rows[0].mid(0, 3), QStringList({"beta", "0", "window"}));
+        view.setProgram("unknown"); // falls back to the first program
+        QCOMPARE(view.program(), QString("alpha"));
+        view.clear();
+        QVERIFY(!view.hasData());
+        QVERIFY(view.categories().isEmpty());
+    }
+
+    void phasesColourRegionsAndEmitTheClickedOne() {
+        PhasesView view;
+        view.setTimeline(sampleTimeline());
+        QVERIFY(view.hasData());
+        QCOMPARE(view.phaseBars(0)->dataCount(), 2); // regions 0 and 2
+        QCOMPARE(view.phaseBars(1)->dataCount(), 1);
+        QCOMPARE(view.phaseBars(2)->dataCount(), 1);
+        QCOMPARE(view.phaseBars(-1)->dataCount(), 1); // region 4 has no phase
+        QCOMPARE(view.phaseBars(2)->data()->at(0)->key, 3.0);
+        QCOMPARE(view.phaseBars(2)->data()->at(0)->value, 1.75);
+        QVERIFY(view.phaseBars(0)->brush().color() != view.phaseBars(1)->brush().color());
+        QVERIFY(view.programCpiGraph());
+        QCOMPARE(view.programCpiGraph()->data()->at(0)->value, 1.5); // equal weights
+        QCOMPARE(view.selectedRegion(), -1);
+        QVERIFY(!view.selectionMark());
+
+        layOut(view);
+        QSignalSpy spy(&view, &PhasesView::regionActivated);
+        QCPAxis* x = view.phaseBars(2)->keyAxis();
+        QCPAxis* y = view.phaseBars(2)->valueAxis();
+        const QPoint bar3(int(x->coordToPixel(3)), int(y->coordToPixel(1.0)));
+        QCOMPARE(view.regionAt(bar3), 3);
+        hover(view.plot(), bar3);
+        QVERIFY2(view.lastHoverText().contains("prog region 3 \u00b7 phase 2"),
+                 qPrintable(view.lastHoverText()));
+        QVERIFY2(view.lastHoverText().contains("predicted CPI 1.750"),
+                 qPrintable(view.lastHoverText()));
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, bar3);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), 3);
+        QCOMPARE(view.selectedRegion(), 3);
+        QVERIFY(view.selectionMark());
+        // A click beside the bars does nothing; setSelectedRegion(-1) is the back action.
+        QTest::mouseClick(view.plot(), Qt::LeftButton, {}, QPoint(3, 3));
+        QCOMPARE(spy.count(), 1);
+        view.setSelectedRegion(-1);
+        QVERIFY(!view.selectionMark());
+        QCOMPARE(spy.count(), 1);
+
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.header.last(), QString("predicted_cpi"));
+        QCOMPARE(table.rows.size(), 5);
+        QCOMPARE(table.rows[4].at(5), QString()); // no phase
+        QCOMPARE(table.rows[3].at(3), QString("3000000"));
+    }
+
+    void phasesWithoutModelStillShowRegions() {
+        ProgramTimeline t = sampleTimeline();
+        for (auto& e : t.entries)
+            e.cpi = std::numeric_limits<double>::quiet_NaN();
+        PhasesView view;
+        view.setTimeline(t);
+        QVERIFY(!view.programCpiGraph());
+        QCOMPARE(view.phaseBars(0)->data()->at(0)->value, 1.0); // equal bars
+        QVERIFY(view.phaseBars(0)->valueAxis()->label().contains("no CPI model"));
+    }
+
+    void emptyViewsSayWhy() {
+        CdfView cdf;
+        TimeseriesView timeseries;
+        ShapleyView shapley;
+        PhasesView phases;
+        for (ChartView* view :
+             std::initializer_list<ChartView*>{&cdf, &timeseries, &shapley, &phases}) {
+            QVERIFY(!view->hasData());
+            QVERIFY(!view->dataTable().header.isEmpty());
+            QVERIFY(view->dataTable().rows.isEmpty());
+            bool message = false;
+            for (int i = 0; i < view->plot()->itemCount(); ++i)
+                message = message || view->plot()->item(i)->objectName() == "empty_message";
+            QVERIFY2(message, qPrintable(view->viewName()));
+            QVERIFY(view->hoverTextAt(QPointF(100, 100)).isEmpty());
+        }
+    }
+};
+
+QTEST_MAIN(ChartViewsTest)
+#include "ChartViewsTest.moc"

@@ -1,0 +1,222 @@
+// The headless export: every format writes a valid file (PNG, SVG and PDF headers, CSV
+// columns), mistakes exit non-zero with a message, and the concorde-explorer binary does the
+// same from the command line without a display.
+#include "HeadlessExport.h"
+
+#include "../support/TinyExplorerDatabase.h"
+#include "PlotFileWriter.h"
+#include "ViewCatalog.h"
+#include "params/PresetLibrary.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTextStream>
+#include <QtTest>
+#include <fstream>
+
+using namespace concorde;
+using concorde::ui::HeadlessExport;
+using concorde::ui::ViewCatalog;
+
+namespace {
+
+QByteArray head(const QString& path, int bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return file.read(bytes);
+}
+
+QString textOf(const QString& path) {
+    QFile file(path);
+    file.open(QIODevice::ReadOnly);
+    return QString::fromUtf8(file.readAll());
+}
+
+} // namespace
+
+class HeadlessExportTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString database_;
+    PresetLibrary presets_ = PresetLibrary::loadDefault();
+    ViewCatalog catalog_ = ViewCatalog::standard();
+
+    QString file(const QString& name) const { return dir_.filePath(name); }
+
+    HeadlessExport::Request request(const QString& output) const {
+        HeadlessExport::Request r;
+        r.database = database_;
+        r.view = QStringLiteral("overview");
+        r.output = output;
+        r.size = QSize(800, 500);
+        return r;
+    }
+
+    int run(const HeadlessExport::Request& r, QString* messages = nullptr) {
+        QString text;
+        QTextStream err(&text);
+        const int code = HeadlessExport::run(r, presets_, catalog_, err);
+        err.flush();
+        if (messages)
+            *messages = text;
+        return code;
+    }
+
+private slots:
+    void initTestCase() {
+        database_ = file(QStringLiteral("tiny.sqlite"));
+        testing::buildTinyExplorerDatabase(database_.toStdString());
+    }
+
+    void everyFormatWritesAValidFile() {
+        const struct {
+            const char* name;
+            QByteArray magic;
+        } cases[] = {{"overview.png", QByteArray("\x89PNG\r\n\x1a\n", 8)},
+                     {"overview.pdf", QByteArray("%PDF")},
+                     {"overview.svg", QByteArray("<?xml")}};
+        for (const auto& c : cases) {
+            const QString path = file(QLatin1String(c.name));
+            QString messages;
+            QCOMPARE(run(request(path), &messages), 0);
+            QVERIFY2(messages.isEmpty(), qPrintable(messages));
+            QVERIFY2(head(path, c.magic.size()) == c.magic, c.name);
+            QVERIFY(QFileInfo(path).size() > 1000);
+        }
+        QVERIFY(textOf(file(QStringLiteral("overview.svg"))).contains(QStringLiteral("<svg")));
+        // The PNG has the requested size.
+        const QImage png(file(QStringLiteral("overview.png")));
+        QCOMPARE(png.size(), QSize(800, 500));
+        // Dark projector rendering works too (and is mostly dark).
+        HeadlessExport::Request dark = request(file(QStringLiteral("dark.png")));
+        dark.theme = QStringLiteral("dark");
+        dark.projector = true;
+        QCOMPARE(run(dark), 0);
+        QVERIFY(QImage(dark.output).pixelColor(2, 2).lightness() < 60);
+    }
+
+    void csvHasTheExpectedColumns() {
+        HeadlessExport::Request r = request(file(QStringLiteral("overview.csv")));
+        r.program = QStringLiteral("beta");
+        r.preset = QStringLiteral("little");
+        r.assignments = {QStringLiteral("rob=128")};
+        QCOMPARE(run(r), 0);
+        const QStringList lines = textOf(r.output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0],
+                 QStringLiteral("program,target_cpi,baseline_cpi,delta_percent,selected"));
+        int selected = 0;
+        for (int i = 1; i < lines.size(); ++i) {
+            const QStringList fields = lines[i].split(QLatin1Char(','));
+            QCOMPARE(fields.size(), 5);
+            QVERIFY(fields[0] == QLatin1String("alpha") || fields[0] == QLatin1String("beta"));
+            bool ok = false;
+            QVERIFY(fields[1].toDouble(&ok) > 0 && ok);
+            QVERIFY(fields[2].toDouble(&ok) > 0 && ok);
+            fields[3].toDouble(&ok);
+            QVERIFY(ok);
+            if (fields[4] == QLatin1String("1")) {
+                ++selected;
+                QCOMPARE(fields[0], QStringLiteral("beta"));
+            }
+        }
+        QCOMPARE(selected, 1);
+    }
+
+    void mistakesExitNonZeroWithAMessage() {
+        const auto expectError = [&](HeadlessExport::Request r, const char* needle) {
+            QString messages;
+            const int code = run(r, &messages);
+            QVERIFY2(code == 2, qPrintable(messages));
+            QVERIFY2(messages.contains(QLatin1String(needle)), qPrintable(messages));
+            QVERIFY2(!QFileInfo::exists(r.output), qPrintable(r.output));
+        };
+        HeadlessExport::Request r = request(file(QStringLiteral("x.png")));
+        r.view = QStringLiteral("histogram");
+        expectError(r, "unknown view 'histogram' (available: overview");
+        r = request(file(QStringLiteral("x.png")));
+        r.program = QStringLiteral("gamma");
+        expectError(r, "no program 'gamma' (it has: alpha, beta)");
+        r = request(file(QStringLiteral("x.png")));
+        r.assignments = {QStringLiteral("robb=128")};
+        expectError(r, "unknown parameter 'robb'");
+        r.assignments = {QStringLiteral("rob=4096")};
+        expectError(r, "rob");
+        r = request(file(QStringLiteral("x.png")));
+        r.preset = QStringLiteral("huge");
+        expectError(r, "huge");
+        r = request(file(QStringLiteral("x.gif")));
+        expectError(r, "use .png, .svg, .pdf or .csv");
+        r = request(QString());
+        expectError(r, "needs an output file");
+        r = request(file(QStringLiteral("x.png")));
+        r.database = file(QStringLiteral("missing.sqlite"));
+        expectError(r, "missing.sqlite");
+        r = request(file(QStringLiteral("x.png")));
+        r.theme = QStringLiteral("sepia");
+        expectError(r, "unknown theme");
+
+        // A directory that does not exist: the write fails (exit 1).
+        r = request(file(QStringLiteral("no/such/dir/x.png")));
+        QString messages;
+        QCOMPARE(run(r, &messages), 1);
+        QVERIFY(messages.contains(QStringLiteral("cannot write")));
+    }
+
+    void sizesAndFormatsParse() {
+        QCOMPARE(HeadlessExport::parseSize(QStringLiteral("1920x1080")), QSize(1920, 1080));
+        QVERIFY(!HeadlessExport::parseSize(QStringLiteral("big")).isValid());
+        using F = ui::PlotFileWriter::Format;
+        QCOMPARE(ui::PlotFileWriter::formatOf(QStringLiteral("a/B.PNG")), F::Png);
+        QCOMPARE(ui::PlotFileWriter::formatOf(QStringLiteral("x.svg")), F::Svg);
+        QVERIFY(!ui::PlotFileWriter::formatOf(QStringLiteral("x.jpeg")).has_value());
+        QCOMPARE(catalog_.names(), QStringList{QStringLiteral("overview")});
+    }
+
+    // The real binary, without a display: what scripts and CI run.
+    void theCommandLineExportsWithoutADisplay() {
+        const QString binary =
+            qEnvironmentVariable("CONCORDE_BIN_DIR", QStringLiteral(CONCORDE_BINARY_DIR "/bin")) +
+            QStringLiteral("/concorde-explorer");
+        QVERIFY2(QFileInfo::exists(binary), qPrintable(binary));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+
+        const auto runBinary = [&](const QStringList& args, QString* out) {
+            QProcess process;
+            process.setProcessEnvironment(env);
+            process.start(binary, args);
+            if (!process.waitForFinished(60000))
+                return -1;
+            if (out)
+                *out = QString::fromUtf8(process.readAllStandardOutput() +
+                                         process.readAllStandardError());
+            return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -2;
+        };
+        const QString png = file(QStringLiteral("cli.png"));
+        QString out;
+        QCOMPARE(runBinary({database_, QStringLiteral("--export"), QStringLiteral("overview"),
+                            QStringLiteral("--preset"), QStringLiteral("n1-like"),
+                            QStringLiteral("--set"), QStringLiteral("rob=64"),
+                            QStringLiteral("--program"), QStringLiteral("beta"),
+                            QStringLiteral("-o"), png},
+                           &out),
+                 0);
+        QCOMPARE(head(png, 4), QByteArray("\x89PNG", 4));
+        QCOMPARE(runBinary({database_, QStringLiteral("--export"), QStringLiteral("cdfs"),
+                            QStringLiteral("-o"), file(QStringLiteral("y.png"))},
+                           &out),
+                 2);
+        QVERIFY2(out.contains(QStringLiteral("unknown view 'cdfs'")), qPrintable(out));
+        QCOMPARE(runBinary({QStringLiteral("--help")}, &out), 0);
+        for (const char* documented : {"--export", "-o", "--program", "--preset", "--set",
+                                       ".png|.svg|.pdf|.csv", "overview"})
+            QVERIFY2(out.contains(QLatin1String(documented)), documented);
+    }
+};
+
+QTEST_MAIN(HeadlessExportTest)
+#include "HeadlessExportTest.moc"

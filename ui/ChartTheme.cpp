@@ -1,0 +1,50 @@
+#include "ChartTheme.h"
+
+namespace concorde::ui {
+
+ChartTheme ChartTheme::light() {
+    return ChartTheme{};
+}
+
+ChartTheme ChartTheme::dark() {
+    ChartTheme t;
+    t.name = QStringLiteral("dark");
+    t.background = QColor(0x26, 0x28, 0x2B);
+    t.foreground = QColor(0xEE, 0xEE, 0xEE);
+    t.grid = QColor(0x45, 0x48, 0x4D);
+    t.reference = QColor(0xBB, 0xBB, 0xBB);
+    t.selection = QColor(0xF4, 0xF4, 0xF4);
+    t.palette = ChartPalette::onDark();
+    return t;
+}
+
+ChartTheme ChartTheme::projector() {
+    ChartTheme t;
+    t.name = QStringLiteral("projector");
+    t.lineWidth = 3.0;
+    t.highlightWidth = 6.0;
+    t.fontScale = 1.8;
+    t.foreground = Qt::black;
+    t.grid = QColor(0xC8, 0xC8, 0xC8);
+    t.reference = QColor(0x50, 0x50, 0x50);
+    t.selection = Qt::black;
+    t.palette = ChartPalette::highContrast();
+    return t;
+}
+
+ChartTheme ChartTheme::named(const QString& name) {
+    if (name == QLatin1String("dark"))
+        return dark();
+    if (name == QLatin1String("projector"))
+        return projector();
+    return light();
+}
+
+QFont ChartTheme::font(double relative) const {
+    QFont f(QStringLiteral("DejaVu Sans"));
+    f.setStyleHint(QFont::SansSerif);
+    f.setPointSizeF(kBasePointSize * fontScale * relative);
+    return f;
+}
+
+} // namespace concorde::ui

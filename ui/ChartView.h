@@ -1,0 +1,102 @@
+#pragma once
+
+#include "ChartTable.h"
+#include "ChartTheme.h"
+
+#include <QPointF>
+#include <QSharedPointer>
+#include <QSize>
+#include <QString>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPAxisTicker;
+class QCPLayoutGrid;
+class QCPLegend;
+class QCPTextElement;
+class QMouseEvent;
+
+namespace concorde::ui {
+
+/// The common part of the explorer's charts (CDF, timeseries, Shapley, phases): a QCustomPlot
+/// with a title row, a theme, a legend beside the plot (never clipped: it sits in its own layout
+/// column, sized to its entries), hover text shown as a tooltip, and the plotted data as a table
+/// for CSV export. Views take immutable data through their setters and redraw from it; they know
+/// nothing of the Session or the database, so the main window and the headless export mode can
+/// drive them alike. ChartExporter writes any ChartView to PNG, SVG, PDF or CSV.
+class ChartView : public QWidget {
+    Q_OBJECT
+
+public:
+    /// `viewName` names the view in file names and on the command line ("cdf", "timeseries"...).
+    explicit ChartView(const QString& viewName, QWidget* parent = nullptr);
+
+    QCustomPlot* plot() const { return plot_; }
+    const QString& viewName() const { return viewName_; }
+
+    /// The data as plotted, one row per plotted point or bar.
+    virtual ChartTable dataTable() const = 0;
+    /// Whether the view has data to plot (otherwise it shows its empty message).
+    virtual bool hasData() const = 0;
+
+    void setTheme(const ChartTheme& theme);
+    const ChartTheme& theme() const { return theme_; }
+    /// The title above the plot (e.g. "gzip region 3 — throughput CDFs").
+    void setTitle(const QString& title);
+    const QString& title() const { return title_; }
+    /// What the plot says while it has no data.
+    void setEmptyMessage(const QString& message);
+
+    /// The hover text for the pointer at `pos` (QCustomPlot widget pixels), empty where there is
+    /// nothing to tell; views also move their tracer there. What the tooltip shows.
+    virtual QString hoverTextAt(const QPointF& pos) = 0;
+    /// The text of the last hover (tooltip), empty after the pointer left the data.
+    const QString& lastHoverText() const { return lastHoverText_; }
+
+    /// Size an export uses when none is given and the widget has never been laid out.
+    virtual QSize defaultExportSize() const { return {1280, 800}; }
+
+signals:
+    /// The pointer moved over the plot; `text` is the hover text (empty when over nothing).
+    void hovered(const QString& text);
+
+protected:
+    /// Rebuilds every plottable and item from the view's data and theme, then replots.
+    virtual void rebuild() = 0;
+    /// Starts a rebuild: clears plottables, items and extra axis rects, restores the layout to
+    /// title + main axis rect + legend column, applies the theme. Returns the main axis rect.
+    QCPAxisRect* resetPlot();
+    /// Applies the theme's fonts, colours and pens to an axis rect's axes and grids.
+    void styleAxisRect(QCPAxisRect* rect) const;
+    /// Shows the empty message in the middle of the main axis rect (call from rebuild()).
+    void showEmptyMessage();
+    /// Shows or hides the legend column.
+    void setLegendVisible(bool visible);
+    /// A pen of the theme's line width (×`widthFactor`).
+    QPen pen(const QColor& colour, double widthFactor = 1.0,
+             Qt::PenStyle style = Qt::SolidLine) const;
+
+    /// Ticks for a logarithmic axis showing [lower, upper], labelled at 1-2-5 steps (finer over
+    /// a short range, sparser over many decades), so a log axis never has just one label.
+    static QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper);
+
+    /// The layout grid below the title: (0, 0) main axis rect, (0, 1) the legend column. Views
+    /// may add rows (e.g. the timeseries band).
+    QCPLayoutGrid* body() const { return body_; }
+
+private:
+    void onMouseMove(QMouseEvent* event);
+
+    QString viewName_;
+    QCustomPlot* plot_ = nullptr;
+    QCPTextElement* titleElement_ = nullptr;
+    QCPLayoutGrid* body_ = nullptr;
+    QCPLayoutGrid* legendColumn_ = nullptr;
+    ChartTheme theme_;
+    QString title_;
+    QString emptyMessage_;
+    QString lastHoverText_;
+};
+
+} // namespace concorde::ui

@@ -1,0 +1,112 @@
+#include "HeadlessExport.h"
+
+#include "PlotFileWriter.h"
+#include "Session.h"
+#include "Theme.h"
+#include "ViewCatalog.h"
+#include "params/CoreConfig.h"
+#include "params/PresetLibrary.h"
+
+#include <QRegularExpression>
+#include <QTextStream>
+#include <QWidget>
+#include <memory>
+
+namespace concorde::ui {
+namespace {
+
+constexpr int kInputError = 2;
+constexpr int kWriteError = 1;
+
+int fail(QTextStream& err, const QString& message, int code = kInputError) {
+    err << "concorde-explorer: " << message << "\n";
+    err.flush();
+    return code;
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+} // namespace
+
+QSize HeadlessExport::parseSize(const QString& text) {
+    static const QRegularExpression pattern(QStringLiteral("^(\\d{2,5})[xX](\\d{2,5})$"));
+    const auto match = pattern.match(text.trimmed());
+    if (!match.hasMatch())
+        return {};
+    return {match.captured(1).toInt(), match.captured(2).toInt()};
+}
+
+bool HeadlessExport::configure(const Request& request, const PresetLibrary& presets,
+                               CoreConfig& target, CoreConfig& baseline, QString* error) {
+    try {
+        target = request.preset.isEmpty() ? CoreConfig{}
+                                          : presets.require(request.preset.toStdString()).config;
+        for (const QString& assignment : request.assignments)
+            target.applyAssignment(assignment.toStdString());
+        baseline = request.baselinePreset.isEmpty()
+                       ? Session::defaultBaseline(presets)
+                       : presets.require(request.baselinePreset.toStdString()).config;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = qs(e.what());
+        return false;
+    }
+    return true;
+}
+
+int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
+                        const ViewCatalog& catalog, QTextStream& err) {
+    // Check what can be checked without the database first: mistakes are reported at once.
+    const ExportableView* view = catalog.find(request.view);
+    if (!view)
+        return fail(err, QStringLiteral("unknown view '%1' (available: %2)")
+                             .arg(request.view, catalog.names().join(QStringLiteral(", "))));
+    if (request.output.isEmpty())
+        return fail(err, QStringLiteral("--export needs an output file: -o FILE (%1)")
+                             .arg(PlotFileWriter::extensionList()));
+    const auto format = PlotFileWriter::formatOf(request.output);
+    if (!format)
+        return fail(err, QStringLiteral("cannot tell the format of '%1': use %2")
+                             .arg(request.output, PlotFileWriter::extensionList()));
+    const auto scheme = Theme::schemeFromName(request.theme);
+    if (!scheme)
+        return fail(err, QStringLiteral("unknown theme '%1' (light or dark)").arg(request.theme));
+    if (!request.size.isValid() || request.size.width() < 100 || request.size.height() < 100)
+        return fail(err, QStringLiteral("bad --size: give WIDTHxHEIGHT in pixels, e.g. 1280x800"));
+
+    CoreConfig target;
+    CoreConfig baseline;
+    QString error;
+    if (!configure(request, presets, target, baseline, &error))
+        return fail(err, error);
+    if (request.database.isEmpty())
+        return fail(err, QStringLiteral("no database given and no default database found"));
+
+    Session session(target, baseline);
+    session.theme().setScheme(*scheme);
+    session.theme().setProjector(request.projector);
+    session.theme().applyToApplication();
+    if (!session.openDatabaseNow(request.database, &error))
+        return fail(err, error);
+    if (!request.program.isEmpty() && !session.setProgram(request.program))
+        return fail(err, QStringLiteral("the database has no program '%1' (it has: %2)")
+                             .arg(request.program, session.programs().join(QStringLiteral(", "))));
+    session.recomputeNow();
+    if (!session.prediction())
+        return fail(err, QStringLiteral("no prediction could be computed"), kWriteError);
+
+    const std::unique_ptr<QWidget> widget(view->create(session));
+    widget->resize(request.size);
+    widget->ensurePolished();
+    const QString problem = *format == PlotFileWriter::Format::Csv
+                                ? PlotFileWriter::writeText(view->csv(widget.get()), request.output)
+                                : PlotFileWriter::writePlot(*view->plot(widget.get()),
+                                                            request.output, *format, request.size);
+    if (!problem.isEmpty())
+        return fail(err, problem, kWriteError);
+    return 0;
+}
+
+} // namespace concorde::ui

@@ -1,0 +1,57 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+class QTextStream;
+
+namespace concorde {
+class CoreConfig;
+class PresetLibrary;
+} // namespace concorde
+
+namespace concorde::ui {
+
+class ViewCatalog;
+
+/// The headless export mode of concorde-explorer, for scripts and CI:
+///
+///     concorde-explorer [DB] --export VIEW [--program P] [--preset P | --set k=v ...]
+///                       [--baseline P] [--theme light|dark] [--projector] [--size WxH]
+///                       -o FILE.png|.svg|.pdf|.csv
+///
+/// opens the database on the calling thread, predicts for the configuration (a preset, then
+/// the --set assignments in order) against the baseline (a preset, by default "big"), builds the
+/// view from the ViewCatalog without showing it, and writes the chart (PNG, SVG, PDF) or its
+/// data (CSV). Needs a QApplication; no display (QT_QPA_PLATFORM=offscreen).
+class HeadlessExport {
+public:
+    struct Request {
+        QString database; ///< the database to open (the caller resolves the default)
+        QString view;
+        QString program;         ///< empty: the database's first program
+        QString preset;          ///< empty: the default configuration
+        QStringList assignments; ///< "key=value", applied after the preset
+        QString baselinePreset;  ///< empty: "big" when present, else the default configuration
+        QString output;
+        QString theme = QStringLiteral("light");
+        bool projector = false;
+        QSize size{1280, 800};
+    };
+
+    /// Runs one export. Returns the exit code — 0 written; 2 for a usage or input error (unknown
+    /// view, program, preset or parameter, bad value, unsupported extension, unreadable
+    /// database); 1 when the file cannot be written — and writes one line per problem to `err`.
+    static int run(const Request& request, const PresetLibrary& presets, const ViewCatalog& catalog,
+                   QTextStream& err);
+    /// The target (preset, then assignments) and baseline of `request`; false with the reason
+    /// in `error` for an unknown preset or parameter or a bad value. Also used to start the
+    /// interactive explorer with --preset / --set / --baseline.
+    static bool configure(const Request& request, const PresetLibrary& presets, CoreConfig& target,
+                          CoreConfig& baseline, QString* error);
+    /// Parses "1280x800"; an invalid QSize on a malformed value.
+    static QSize parseSize(const QString& text);
+};
+
+} // namespace concorde::ui

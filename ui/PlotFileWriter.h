@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <optional>
+
+class QCustomPlot;
+
+namespace concorde::ui {
+
+/// Writes a QCustomPlot to an image or document file, and text (CSV) to a file: PNG through
+/// QCustomPlot::savePng, SVG through QSvgGenerator (vector, editable in Inkscape), PDF through
+/// QCustomPlot::savePdf (vector). The format follows the file's extension.
+class PlotFileWriter {
+public:
+    enum class Format { Png, Svg, Pdf, Csv };
+
+    /// The format of `path` by its extension (case-insensitive), nullopt for anything else.
+    static std::optional<Format> formatOf(const QString& path);
+    /// ".png, .svg, .pdf or .csv" for messages.
+    static QString extensionList();
+
+    /// Renders `plot` at `size` pixels (PNG at `scale` × that for sharp slides). Returns an
+    /// error message, empty on success.
+    static QString writePlot(QCustomPlot& plot, const QString& path, Format format, QSize size,
+                             double scale = 1.0);
+    /// Writes `text` (UTF-8) atomically. Returns an error message, empty on success.
+    static QString writeText(const QString& text, const QString& path);
+};
+
+} // namespace concorde::ui

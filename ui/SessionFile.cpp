@@ -1,0 +1,163 @@
+#include "SessionFile.h"
+
+#include "Session.h"
+#include "Theme.h"
+#include "params/CoreConfig.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <optional>
+
+namespace concorde::ui {
+namespace {
+
+constexpr const char* kFormat = "concorde-explorer-session";
+
+std::string str(const QString& text) {
+    return text.toStdString();
+}
+
+QString qs(const std::string& text) {
+    return QString::fromStdString(text);
+}
+
+/// The database a session file names, looked up as written, then relative to the session file,
+/// then beside it (a session and its database moved together).
+QString resolveDatabase(const QString& written, const QString& baseDirectory) {
+    if (written.isEmpty())
+        return {};
+    const QFileInfo info(written);
+    if (info.isAbsolute() && info.exists())
+        return info.absoluteFilePath();
+    const QDir base(baseDirectory);
+    if (!info.isAbsolute() && QFileInfo::exists(base.filePath(written)))
+        return QFileInfo(base.filePath(written)).absoluteFilePath();
+    if (QFileInfo::exists(base.filePath(info.fileName())))
+        return QFileInfo(base.filePath(info.fileName())).absoluteFilePath();
+    return {};
+}
+
+} // namespace
+
+nlohmann::json SessionFile::toJson(const Session& session) {
+    const QString database = session.isOpening() ? session.openingPath() : session.databasePath();
+    return {{"format", kFormat},
+            {"version", kVersion},
+            {"database", str(database)},
+            {"program", str(session.program())},
+            {"view", str(session.view())},
+            {"config", session.config().toJson()},
+            {"baseline", session.baseline().toJson()},
+            {"theme",
+             {{"scheme", str(Theme::schemeName(session.theme().scheme()))},
+              {"projector", session.theme().projector()}}}};
+}
+
+bool SessionFile::save(const Session& session, const QString& path, QString* error) {
+    QSaveFile file(path);
+    const std::string text = toJson(session).dump(2) + "\n";
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
+        !file.commit()) {
+        if (error)
+            *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool SessionFile::load(Session& session, const QString& path, QString* message) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        if (message)
+            *message = QObject::tr("Cannot read %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    nlohmann::json document;
+    try {
+        document = nlohmann::json::parse(file.readAll().toStdString());
+    } catch (const nlohmann::json::exception& e) {
+        if (message)
+            *message = QObject::tr("%1 is not a session file (not JSON: %2)").arg(path, e.what());
+        return false;
+    }
+    return apply(session, document, path, QFileInfo(path).absolutePath(), message);
+}
+
+bool SessionFile::apply(Session& session, const nlohmann::json& document, const QString& context,
+                        const QString& baseDirectory, QString* message) {
+    const auto fail = [&](const QString& why) {
+        if (message)
+            *message = why;
+        return false;
+    };
+    if (!document.is_object() || document.value("format", std::string()) != kFormat)
+        return fail(QObject::tr("%1 is not a Concorde Explorer session file (no \"format\": "
+                                "\"%2\")")
+                        .arg(context, QLatin1String(kFormat)));
+    if (!document.contains("version") || !document["version"].is_number_integer() ||
+        document["version"].get<int>() > kVersion)
+        return fail(QObject::tr("%1 has session format version %2; this version reads up to %3")
+                        .arg(context, qs(document.value("version", nlohmann::json()).dump()))
+                        .arg(kVersion));
+
+    // Read and check everything first: a bad file changes nothing.
+    CoreConfig config = session.config();
+    CoreConfig baseline = session.baseline();
+    std::optional<Theme::Scheme> scheme;
+    std::optional<bool> projector;
+    QString program, view, written;
+    try {
+        if (document.contains("config"))
+            config = CoreConfig::fromJson(document["config"], false, str(context) + ": config");
+        if (document.contains("baseline"))
+            baseline =
+                CoreConfig::fromJson(document["baseline"], false, str(context) + ": baseline");
+        if (document.contains("theme")) {
+            const nlohmann::json& theme = document["theme"];
+            if (!theme.is_object())
+                return fail(QObject::tr("%1: \"theme\" must be an object").arg(context));
+            if (theme.contains("scheme")) {
+                scheme = Theme::schemeFromName(qs(theme["scheme"].get<std::string>()));
+                if (!scheme)
+                    return fail(QObject::tr("%1: unknown theme \"%2\" (light or dark)")
+                                    .arg(context, qs(theme["scheme"].get<std::string>())));
+            }
+            if (theme.contains("projector"))
+                projector = theme["projector"].get<bool>();
+        }
+        program = qs(document.value("program", std::string()));
+        view = qs(document.value("view", std::string()));
+        written = qs(document.value("database", std::string()));
+    } catch (const std::exception& e) {
+        return fail(QString::fromStdString(e.what()));
+    }
+
+    if (scheme)
+        session.theme().setScheme(*scheme);
+    if (projector)
+        session.theme().setProjector(*projector);
+    session.setConfig(config);
+    session.setBaseline(baseline);
+    if (!view.isEmpty())
+        session.setView(view);
+
+    const QString database = resolveDatabase(written, baseDirectory);
+    if (!written.isEmpty() && database.isEmpty()) {
+        if (message)
+            *message = QObject::tr("The session's database %1 was not found; the settings were "
+                                   "applied to the database open now.")
+                           .arg(written);
+    } else if (!database.isEmpty() && database != session.databasePath() &&
+               database != session.openingPath()) {
+        session.openDatabase(database); // the program is selected when it is open
+    }
+    if (!program.isEmpty())
+        session.setProgram(program);
+    return true;
+}
+
+} // namespace concorde::ui

@@ -1,0 +1,302 @@
+#include "ShapleyPanel.h"
+
+#include "ShapleyView.h"
+#include "store/DatabasePredictor.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace concorde::ui {
+namespace {
+
+const QString kSessionBaseline = QStringLiteral("session baseline");
+const QString kCurrentSliders = QStringLiteral("current sliders");
+
+} // namespace
+
+ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("shapley_panel"));
+    baselineBox_ = new QComboBox(this);
+    baselineBox_->setObjectName(QStringLiteral("shapley_baseline"));
+    targetBox_ = new QComboBox(this);
+    targetBox_->setObjectName(QStringLiteral("shapley_target"));
+    modeBox_ = new QComboBox(this);
+    modeBox_->setObjectName(QStringLiteral("shapley_mode"));
+    modeBox_->addItem(tr("All programs"));
+    modeBox_->addItem(tr("Regions of one program"));
+    programBox_ = new QComboBox(this);
+    programBox_->setObjectName(QStringLiteral("shapley_program"));
+    runButton_ = new QPushButton(tr("Compute"), this);
+    runButton_->setObjectName(QStringLiteral("shapley_run"));
+    runButton_->setToolTip(tr("Attribute the CPI change from the baseline to the target to the "
+                              "parameter groups (Shapley values), for every program"));
+    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    cancelButton_->setObjectName(QStringLiteral("shapley_cancel"));
+    progressBar_ = new QProgressBar(this);
+    progressBar_->setObjectName(QStringLiteral("shapley_progress"));
+    progressBar_->setRange(0, 1000);
+    progressBar_->setTextVisible(true);
+    progressBar_->setFormat(QStringLiteral("%p %"));
+    statusLabel_ = new QLabel(this);
+    statusLabel_->setObjectName(QStringLiteral("shapley_status"));
+    statusLabel_->setTextFormat(Qt::PlainText);
+    view_ = new ShapleyView(this);
+    pollTimer_ = new QTimer(this);
+    pollTimer_->setInterval(50);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Baseline"), this));
+    controls->addWidget(baselineBox_);
+    controls->addWidget(new QLabel(tr("Target"), this));
+    controls->addWidget(targetBox_);
+    controls->addSpacing(12);
+    controls->addWidget(modeBox_);
+    controls->addWidget(programBox_);
+    controls->addStretch(1);
+    controls->addWidget(progressBar_);
+    controls->addWidget(cancelButton_);
+    controls->addWidget(runButton_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(controls);
+    layout->addWidget(statusLabel_);
+    layout->addWidget(view_, 1);
+
+    connect(runButton_, &QPushButton::clicked, this, &ShapleyPanel::start);
+    connect(cancelButton_, &QPushButton::clicked, this, &ShapleyPanel::cancel);
+    connect(pollTimer_, &QTimer::timeout, this, &ShapleyPanel::poll);
+    connect(modeBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            &ShapleyPanel::showModeControls);
+    connect(programBox_, &QComboBox::currentTextChanged, view_, &ShapleyView::setProgram);
+    connect(view_, &ShapleyView::programActivated, this, [this](const QString& program) {
+        programBox_->setCurrentText(program);
+        modeBox_->setCurrentIndex(1);
+    });
+    fillPickers();
+    showModeControls();
+    updateControls();
+}
+
+ShapleyPanel::~ShapleyPanel() {
+    pollTimer_->stop();
+    job_.reset(); // cancels and joins
+}
+
+void ShapleyPanel::setPredictor(std::shared_ptr<const DatabasePredictor> predictor) {
+    if (job_ && job_->state() == ShapleyJob::State::Running)
+        cancel();
+    job_.reset();
+    predictor_ = std::move(predictor);
+    view_->clear();
+    statusLabel_->clear();
+    updateControls();
+}
+
+void ShapleyPanel::setPresets(const std::vector<Preset>& presets) {
+    presets_ = presets;
+    fillPickers();
+}
+
+void ShapleyPanel::setCurrentConfigs(const CoreConfig& baseline, const CoreConfig& target) {
+    sessionBaseline_ = baseline;
+    sessionTarget_ = target;
+}
+
+void ShapleyPanel::setPlayers(const PlayerSet& players) {
+    players_ = players;
+}
+
+void ShapleyPanel::fillPickers() {
+    const QString baseline = baselineBox_->currentText();
+    const QString target = targetBox_->currentText();
+    baselineBox_->clear();
+    targetBox_->clear();
+    baselineBox_->addItem(kSessionBaseline);
+    baselineBox_->addItem(kCurrentSliders);
+    targetBox_->addItem(kCurrentSliders);
+    targetBox_->addItem(kSessionBaseline);
+    for (const Preset& p : presets_) {
+        baselineBox_->addItem(QString::fromStdString(p.name));
+        targetBox_->addItem(QString::fromStdString(p.name));
+    }
+    if (!baseline.isEmpty())
+        chooseBaseline(baseline);
+    if (!target.isEmpty())
+        chooseTarget(target);
+}
+
+bool ShapleyPanel::chooseBaseline(const QString& name) {
+    const int i = baselineBox_->findText(name);
+    if (i < 0)
+        return false;
+    baselineBox_->setCurrentIndex(i);
+    return true;
+}
+
+bool ShapleyPanel::chooseTarget(const QString& name) {
+    const int i = targetBox_->findText(name);
+    if (i < 0)
+        return false;
+    targetBox_->setCurrentIndex(i);
+    return true;
+}
+
+namespace {
+
+CoreConfig resolve(const QString& name, const CoreConfig& sessionBaseline,
+                   const CoreConfig& sessionTarget, const std::vector<Preset>& presets) {
+    if (name == kSessionBaseline)
+        return sessionBaseline;
+    if (name == kCurrentSliders)
+        return sessionTarget;
+    for (const Preset& p : presets)
+        if (QString::fromStdString(p.name) == name)
+            return p.config;
+    return sessionTarget;
+}
+
+} // namespace
+
+CoreConfig ShapleyPanel::baselineConfig() const {
+    return resolve(baselineName(), sessionBaseline_, sessionTarget_, presets_);
+}
+
+CoreConfig ShapleyPanel::targetConfig() const {
+    return resolve(targetName(), sessionBaseline_, sessionTarget_, presets_);
+}
+
+QString ShapleyPanel::baselineName() const {
+    return baselineBox_->currentText();
+}
+
+QString ShapleyPanel::targetName() const {
+    return targetBox_->currentText();
+}
+
+bool ShapleyPanel::running() const {
+    return job_ && job_->state() == ShapleyJob::State::Running;
+}
+
+double ShapleyPanel::progress() const {
+    return job_ ? job_->progress() : 0.0;
+}
+
+QString ShapleyPanel::status() const {
+    return statusLabel_->text();
+}
+
+void ShapleyPanel::start() {
+    if (running() || !predictor_)
+        return;
+    ShapleyJob::Request request;
+    request.predictor = predictor_;
+    request.baseline = baselineConfig();
+    request.target = targetConfig();
+    request.players = players_;
+    try {
+        job_ = std::make_unique<ShapleyJob>(std::move(request));
+    } catch (const std::exception& e) {
+        job_.reset();
+        const QString message = QString::fromUtf8(e.what());
+        statusLabel_->setText(tr("Cannot compute: %1").arg(message));
+        updateControls();
+        emit failed(message);
+        return;
+    }
+    statusLabel_->setText(
+        tr("Computing Shapley values, %1 \u2192 %2\u2026").arg(baselineName(), targetName()));
+    progressBar_->setValue(0);
+    // The callback runs on the job's thread; the panel outlives it (the destructor joins the
+    // job), and a queued call to a deleted panel is dropped with the panel's pending events.
+    job_->start([this](ShapleyJob::State) {
+        QMetaObject::invokeMethod(this, &ShapleyPanel::onJobEnded, Qt::QueuedConnection);
+    });
+    pollTimer_->start();
+    updateControls();
+    emit started();
+}
+
+void ShapleyPanel::cancel() {
+    if (!running())
+        return;
+    job_->cancel();
+    statusLabel_->setText(tr("Cancelling\u2026"));
+}
+
+void ShapleyPanel::poll() {
+    if (!job_)
+        return;
+    const double fraction = job_->progress();
+    progressBar_->setValue(int(fraction * 1000));
+    emit progressChanged(fraction);
+}
+
+void ShapleyPanel::onJobEnded() {
+    if (!job_ || job_->state() == ShapleyJob::State::Running)
+        return;
+    job_->wait();
+    pollTimer_->stop();
+    poll();
+    switch (job_->state()) {
+    case ShapleyJob::State::Finished: {
+        const AttributionReport& report = job_->report();
+        view_->setConfigNames(baselineName(), targetName());
+        view_->setReport(report);
+        const QString selected = programBox_->currentText();
+        programBox_->blockSignals(true);
+        programBox_->clear();
+        for (const auto& p : report.programs)
+            programBox_->addItem(QString::fromStdString(p.program));
+        if (programBox_->findText(selected) >= 0)
+            programBox_->setCurrentText(selected);
+        programBox_->blockSignals(false);
+        view_->setProgram(programBox_->currentText());
+        std::size_t active = 0;
+        for (const auto& p : report.programs.empty() ? std::vector<PlayerAttribution>{}
+                                                     : report.programs.front().total.players)
+            active += p.active ? 1 : 0;
+        statusLabel_->setText(tr("%1 \u2192 %2: %3 over %4 players that differ, %5 programs")
+                                  .arg(baselineName(), targetName(),
+                                       QString::fromUtf8(methodName(report.method).data()))
+                                  .arg(active)
+                                  .arg(report.programs.size()));
+        updateControls();
+        emit finished();
+        return;
+    }
+    case ShapleyJob::State::Cancelled:
+        statusLabel_->setText(tr("Cancelled; the chart shows the previous result"));
+        updateControls();
+        emit cancelled();
+        return;
+    default: {
+        const QString message = QString::fromStdString(job_->error());
+        statusLabel_->setText(tr("Failed: %1").arg(message));
+        updateControls();
+        emit failed(message);
+        return;
+    }
+    }
+}
+
+void ShapleyPanel::showModeControls() {
+    const bool regions = modeBox_->currentIndex() == 1;
+    programBox_->setVisible(regions);
+    view_->setMode(regions ? ShapleyView::Mode::Regions : ShapleyView::Mode::Programs);
+}
+
+void ShapleyPanel::updateControls() {
+    const bool busy = running();
+    runButton_->setEnabled(!busy && predictor_ != nullptr);
+    cancelButton_->setVisible(busy);
+    progressBar_->setVisible(busy);
+    baselineBox_->setEnabled(!busy);
+    targetBox_->setEnabled(!busy);
+}
+
+} // namespace concorde::ui

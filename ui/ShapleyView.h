@@ -1,0 +1,88 @@
+#pragma once
+
+#include "ChartView.h"
+#include "attribution/AttributionReport.h"
+
+#include <QStringList>
+#include <memory>
+
+class QCPBars;
+class QCPGraph;
+class QMouseEvent;
+
+namespace concorde::ui {
+
+/// Shapley stacked bars (DESIGN §9, §11): how the CPI change from the baseline to the target
+/// splits among the players (parameters or groups).
+///
+/// - Mode::Programs: one column per program, all side by side, sorted by the total CPI change
+///   (largest increase first), as in the Concorde paper's attribution figure.
+/// - Mode::Regions: one column per region of one program, in execution order.
+///
+/// In each column the players' positive contributions stack upwards from zero and the negative
+/// ones downwards, so the two stacks' difference is the net change, marked by a diamond. Each
+/// player keeps its colour in both modes (its index in the PlayerSet); players that are the same
+/// in baseline and target (zero everywhere) are left out. Hovering shows the player under the
+/// pointer, its contribution and its share of the change; clicking a program's column emits
+/// programActivated (the main window can then show that program's regions).
+class ShapleyView : public ChartView {
+    Q_OBJECT
+
+public:
+    enum class Mode { Programs, Regions };
+
+    explicit ShapleyView(QWidget* parent = nullptr);
+
+    void setReport(std::shared_ptr<const AttributionReport> report);
+    void setReport(AttributionReport report);
+    void clear();
+    const AttributionReport* report() const { return report_.get(); }
+    /// Names of the baseline and target for the axis label ("little", "current sliders").
+    void setConfigNames(const QString& baseline, const QString& target);
+    void setMode(Mode mode);
+    Mode mode() const { return mode_; }
+    /// The program whose regions Mode::Regions shows (the first program when empty or unknown).
+    void setProgram(const QString& program);
+    /// The program Mode::Regions shows (resolved), empty without data.
+    QString program() const;
+
+    /// The columns shown, left to right: program names (sorted) or region labels.
+    QStringList categories() const { return categories_; }
+    /// The bars of player `player` (PlayerSet index), nullptr when it is not drawn.
+    QCPBars* playerBars(int player) const;
+    /// The net-change markers.
+    QCPGraph* totalGraph() const { return totalGraph_; }
+
+    /// Columns program, region, player, cpi_change, baseline_cpi, target_cpi: per shown column
+    /// (region "all" for programs) one row per player, in column order.
+    ChartTable dataTable() const override;
+    bool hasData() const override;
+    QString hoverTextAt(const QPointF& pos) override;
+    QSize defaultExportSize() const override { return {1600, 900}; }
+
+signals:
+    /// A program's column was clicked in Mode::Programs.
+    void programActivated(const QString& program);
+
+protected:
+    void rebuild() override;
+
+private:
+    /// The attributions of the shown columns, in column order.
+    std::vector<const Attribution*> columns() const;
+    const ProgramAttribution* shownProgram() const;
+    void onMousePress(QMouseEvent* event);
+
+    std::shared_ptr<const AttributionReport> report_;
+    QString baselineName_ = QStringLiteral("baseline");
+    QString targetName_ = QStringLiteral("target");
+    Mode mode_ = Mode::Programs;
+    QString program_;
+    QStringList categories_;
+    std::vector<std::size_t> order_; ///< Programs mode: report program index per column
+    QVector<QCPBars*> bars_;         ///< per player, nullptr when not drawn
+    QVector<int> stack_;             ///< players in stacking order (bottom first)
+    QCPGraph* totalGraph_ = nullptr;
+};
+
+} // namespace concorde::ui

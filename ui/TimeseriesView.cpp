@@ -1,0 +1,368 @@
+#include "TimeseriesView.h"
+
+#include "ChartFormat.h"
+#include "explore/BoundResources.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <qcustomplot.h>
+
+namespace concorde::ui {
+
+TimeseriesView::TimeseriesView(QWidget* parent) : ChartView(QStringLiteral("timeseries"), parent) {
+    for (const auto& label : BoundResources::labels())
+        names_.push_back(QString::fromStdString(label));
+    setEmptyMessage(tr("No bound timeseries: open a feature database"));
+}
+
+void TimeseriesView::setSeries(std::shared_ptr<const RegionBoundsSeries> series) {
+    series_ = std::move(series);
+    rebuild();
+}
+
+void TimeseriesView::setSeries(RegionBoundsSeries series) {
+    setSeries(std::make_shared<const RegionBoundsSeries>(std::move(series)));
+}
+
+void TimeseriesView::clear() {
+    series_.reset();
+    reference_.clear();
+    referenceDescription_.clear();
+    rebuild();
+}
+
+void TimeseriesView::setReference(std::vector<float> ipc, const QString& description) {
+    reference_ = std::move(ipc);
+    referenceDescription_ = description;
+    rebuild();
+}
+
+void TimeseriesView::clearReference() {
+    setReference({}, QString());
+}
+
+void TimeseriesView::setWindowSize(std::uint32_t instructions) {
+    windowSize_ = std::max<std::uint32_t>(1, instructions);
+    rebuild();
+}
+
+void TimeseriesView::setResourceNames(const QStringList& names) {
+    names_ = names;
+    rebuild();
+}
+
+bool TimeseriesView::hasData() const {
+    return series_ && !series_->empty();
+}
+
+QCPGraph* TimeseriesView::resourceGraph(int resource) const {
+    return resource >= 0 && resource < graphs_.size() ? graphs_[resource] : nullptr;
+}
+
+QCPBars* TimeseriesView::bandBars(int resource) const {
+    return resource >= 0 && resource < band_.size() ? band_[resource] : nullptr;
+}
+
+QString TimeseriesView::resourceName(int resource) const {
+    return resource < names_.size() ? names_[resource]
+                                    : QStringLiteral("resource %1").arg(resource);
+}
+
+QString TimeseriesView::columnName(int resource) const {
+    if (series_ && series_->resourceCount() == BoundResources::count())
+        return QString::fromStdString(BoundResources::blocks()[std::size_t(resource)]);
+    return QStringLiteral("resource_%1").arg(resource);
+}
+
+std::size_t TimeseriesView::segmentOf(std::size_t w) const {
+    const auto& starts = series_->segmentStarts();
+    const auto it = std::upper_bound(starts.begin(), starts.end(), w);
+    return it == starts.begin() ? 0 : static_cast<std::size_t>(it - starts.begin()) - 1;
+}
+
+double TimeseriesView::reference(std::size_t w) const {
+    return w < reference_.size() ? double(reference_[w]) : std::numeric_limits<double>::quiet_NaN();
+}
+
+void TimeseriesView::rebuild() {
+    QCPAxisRect* rect = resetPlot();
+    graphs_.clear();
+    band_.clear();
+    minimumGraph_ = nullptr;
+    referenceGraph_ = nullptr;
+    bandRect_ = nullptr;
+    tracer_ = nullptr;
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* y = rect->axis(QCPAxis::atLeft);
+    y->setLabel(tr("IPC bound (log scale)"));
+    if (!hasData()) {
+        x->setLabel(tr("Window"));
+        x->setRange(0, 250);
+        y->setRange(0, 4);
+        showEmptyMessage();
+        plot()->replot();
+        return;
+    }
+    const RegionBoundsSeries& s = *series_;
+    const std::size_t n = s.windows();
+
+    // Main plot: log IPC axis, windows on x (tick labels on the band below).
+    y->setScaleType(QCPAxis::stLogarithmic);
+    x->setTickLabels(false);
+    x->setRange(-0.5, double(n) - 0.5);
+
+    QVector<double> keys(static_cast<int>(n));
+    std::iota(keys.begin(), keys.end(), 0.0);
+    const auto floorOf = [](double v) { return std::max(v, 1e-3); };
+    // Long series (a whole program) get thinner lines, or the plot turns into a solid block.
+    const double density = std::clamp(600.0 / double(std::max<std::size_t>(n, 1)), 0.35, 1.0);
+    for (std::size_t r = 0; r < s.resourceCount(); ++r) {
+        const int i = static_cast<int>(r);
+        QCPGraph* graph = plot()->addGraph(x, y);
+        graph->setName(resourceName(i));
+        QColor colour = theme().palette.colour(i);
+        colour.setAlpha(200);
+        graph->setPen(pen(colour, std::max(0.8 * density, 1.2 / theme().lineWidth),
+                          theme().palette.lineStyle(i)));
+        graph->setLineStyle(QCPGraph::lsStepCenter);
+        QVector<double> values(static_cast<int>(n));
+        const auto bound = s.bound(r);
+        for (std::size_t w = 0; w < n; ++w)
+            values[int(w)] = floorOf(bound[w]);
+        graph->setData(keys, values, true);
+        graphs_.push_back(graph);
+    }
+    minimumGraph_ = plot()->addGraph(x, y);
+    minimumGraph_->setName(tr("Minimum (binding bound)"));
+    minimumGraph_->setPen(pen(theme().foreground,
+                              std::max(1.0, theme().highlightWidth / theme().lineWidth * density)));
+    minimumGraph_->setLineStyle(QCPGraph::lsStepCenter);
+    QVector<double> minimum(static_cast<int>(n));
+    double low = std::numeric_limits<double>::infinity(), highMinimum = 0, highReference = 0;
+    for (std::size_t w = 0; w < n; ++w) {
+        minimum[int(w)] = floorOf(s.minimum()[w]);
+        low = std::min(low, minimum[int(w)]);
+        highMinimum = std::max(highMinimum, minimum[int(w)]);
+    }
+    minimumGraph_->setData(keys, minimum, true);
+    minimumGraph_->setLayer(QStringLiteral("highlight"));
+    QFont bold = theme().font(1.0);
+    bold.setBold(true);
+    if (auto* item = plot()->legend->itemWithPlottable(minimumGraph_))
+        item->setFont(bold);
+
+    const bool anyReference =
+        std::any_of(reference_.begin(), reference_.end(), [](float v) { return !std::isnan(v); });
+    if (anyReference) {
+        referenceGraph_ = plot()->addGraph(x, y);
+        // The legend stays short; which simulation it is goes under the axis (see below).
+        referenceGraph_->setName(tr("Simulated IPC"));
+        referenceGraph_->setPen(
+            pen(theme().reference,
+                std::max(1.0, theme().highlightWidth / theme().lineWidth * 0.7 * density),
+                Qt::DashLine));
+        referenceGraph_->setLineStyle(QCPGraph::lsStepCenter);
+        QVector<double> values(static_cast<int>(n));
+        for (std::size_t w = 0; w < n; ++w) {
+            const double v = reference(w);
+            values[int(w)] = std::isnan(v) ? v : floorOf(v);
+            if (!std::isnan(v)) {
+                low = std::min(low, values[int(w)]);
+                highReference = std::max(highReference, values[int(w)]);
+            }
+        }
+        referenceGraph_->setData(keys, values, true);
+        referenceGraph_->setLayer(QStringLiteral("highlight"));
+    }
+    const double upper =
+        std::min(64.0 * 1.3, std::max({highMinimum * 3.0, highReference * 1.5, low * 10.0}));
+    y->setRange(low / 1.3, upper);
+    y->setTicker(logTicker(y->range().lower, y->range().upper));
+
+    // Region boundaries.
+    const auto& starts = s.segmentStarts();
+    for (std::size_t k = 1; k < starts.size(); ++k) {
+        auto* line = new QCPItemStraightLine(plot());
+        line->point1->setAxes(x, y);
+        line->point2->setAxes(x, y);
+        line->point1->setCoords(double(starts[k]) - 0.5, 1);
+        line->point2->setCoords(double(starts[k]) - 0.5, 2);
+        line->setPen(QPen(theme().foreground, 1, Qt::DotLine));
+    }
+
+    // Region names on the top axis, centred on their windows.
+    if (starts.size() > 1 && starts.size() <= 64) {
+        QCPAxis* top = rect->axis(QCPAxis::atTop);
+        top->setVisible(true);
+        top->setTicks(true);
+        top->setTickLabels(true);
+        top->setTickLength(0, 0);
+        top->setSubTicks(false);
+        top->grid()->setVisible(false);
+        top->setBasePen(Qt::NoPen);
+        auto regions = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+        const std::size_t stride = starts.size() > 24 ? 2 : 1;
+        for (std::size_t k = 0; k < starts.size(); k += stride) {
+            const std::size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
+            QString name = QString::fromStdString(s.segmentLabels()[k]);
+            const int space = int(name.lastIndexOf(QLatin1Char(' ')));
+            if (space >= 0 && name.startsWith(QString::fromStdString(s.label())))
+                name = QStringLiteral("r") + name.mid(space + 1);
+            regions->addTick(0.5 * double(starts[k] + end) - 0.5, name);
+        }
+        top->setTicker(regions);
+        top->setRange(x->range());
+        top->setTickLabelFont(theme().font(0.9));
+        connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), top,
+                qOverload<const QCPRange&>(&QCPAxis::setRange));
+    }
+
+    // The band: one bar per window, coloured by the binding resource.
+    bandRect_ = new QCPAxisRect(plot());
+    body()->addElement(1, 0, bandRect_);
+    styleAxisRect(bandRect_);
+    const int bandHeight = int(34 * theme().fontScale);
+    bandRect_->setMinimumSize(0, bandHeight);
+    bandRect_->setMaximumSize(QWIDGETSIZE_MAX, bandHeight);
+    body()->setRowStretchFactor(1, 0.001);
+    body()->setRowSpacing(int(4 * theme().fontScale));
+    auto* group = new QCPMarginGroup(plot());
+    rect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    bandRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
+    QCPAxis* bx = bandRect_->axis(QCPAxis::atBottom);
+    QCPAxis* by = bandRect_->axis(QCPAxis::atLeft);
+    by->setRange(0, 1);
+    by->setTicks(false);
+    by->setTickLabels(false);
+    by->setLabel(tr("binds"));
+    by->grid()->setVisible(false);
+    bx->grid()->setVisible(false);
+    bx->setRange(x->range());
+    QString axisLabel = tr("Window (%1 instructions each)").arg(windowSize_);
+    if (starts.size() > 1)
+        axisLabel += tr("; dotted lines separate regions");
+    if (referenceGraph_ && !referenceDescription_.isEmpty())
+        axisLabel += tr(" \u00b7 simulated IPC: %1").arg(referenceDescription_);
+    bx->setLabel(axisLabel);
+    bandRect_->setRangeDrag(Qt::Horizontal);
+    bandRect_->setRangeZoom(Qt::Horizontal);
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bx,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    connect(bx, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), x,
+            qOverload<const QCPRange&>(&QCPAxis::setRange));
+    band_.fill(nullptr, int(s.resourceCount()));
+    for (std::size_t r = 0; r < s.resourceCount(); ++r) {
+        if (s.bindingCount(r) == 0)
+            continue;
+        auto* bars = new QCPBars(bx, by);
+        bars->setWidth(1.05); // a hair wider than a window: no pixel gaps when rounding
+        bars->setPen(Qt::NoPen);
+        bars->setAntialiased(false); // no seams between neighbouring windows
+        bars->setAntialiasedFill(false);
+        const int i = static_cast<int>(r);
+        bars->setBrush(QBrush(theme().palette.colour(i))); // solid: one-pixel bars
+        bars->removeFromLegend();
+        QVector<double> bk, bv;
+        for (std::size_t w = 0; w < n; ++w)
+            if (s.binding()[w] == r) {
+                bk.push_back(double(w));
+                bv.push_back(1.0);
+            }
+        bars->setData(bk, bv, true);
+        band_[i] = bars;
+    }
+
+    tracer_ = new QCPItemTracer(plot());
+    tracer_->setStyle(QCPItemTracer::tsCircle);
+    tracer_->setSize(9 * theme().fontScale);
+    tracer_->setPen(QPen(theme().foreground, 1.5));
+    tracer_->setBrush(theme().background);
+    tracer_->position->setAxes(x, y);
+    tracer_->setVisible(false);
+    tracer_->setLayer(QStringLiteral("highlight"));
+    plot()->replot();
+}
+
+QString TimeseriesView::hoverTextAt(const QPointF& pos) {
+    if (!hasData() || !minimumGraph_)
+        return {};
+    QCPAxis* x = minimumGraph_->keyAxis();
+    QCPAxis* y = minimumGraph_->valueAxis();
+    const bool inMain = x->axisRect()->rect().contains(pos.toPoint());
+    const bool inBand = bandRect_ && bandRect_->rect().contains(pos.toPoint());
+    if (!inMain && !inBand) {
+        tracer_->setVisible(false);
+        return {};
+    }
+    const double key = std::round(x->pixelToCoord(pos.x()));
+    const RegionBoundsSeries& s = *series_;
+    if (key < 0 || key >= double(s.windows())) {
+        tracer_->setVisible(false);
+        return {};
+    }
+    const auto w = static_cast<std::size_t>(key);
+    const std::size_t segment = segmentOf(w);
+    const std::size_t local = w - s.segmentStarts()[segment];
+    const std::uint64_t first = std::uint64_t(local) * windowSize_;
+    const int binding = s.binding()[w];
+    tracer_->position->setCoords(key, std::max<double>(s.minimum()[w], 1e-3));
+    tracer_->setVisible(true);
+
+    QString text = tr("window %1").arg(w);
+    const QString segmentLabel = QString::fromStdString(s.segmentLabels()[segment]);
+    if (!segmentLabel.isEmpty())
+        text += QStringLiteral(" \u00b7 ") + segmentLabel;
+    text +=
+        tr(" (instructions %1\u2013%2)")
+            .arg(ChartFormat::instructions(first), ChartFormat::instructions(first + windowSize_));
+    text += QLatin1Char('\n') +
+            tr("binding: %1 %2 IPC").arg(resourceName(binding), ChartFormat::ipc(s.minimum()[w]));
+    const double simulated = reference(w);
+    if (!std::isnan(simulated))
+        text += QLatin1Char('\n') + tr("simulated: %1 IPC").arg(ChartFormat::ipc(simulated));
+    // The next-tightest resources.
+    std::vector<std::size_t> order(s.resourceCount());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return s.bound(a)[w] < s.bound(b)[w]; });
+    QStringList next;
+    for (std::size_t k = 0; k < order.size() && next.size() < 3; ++k)
+        if (order[k] != std::size_t(binding))
+            next.push_back(QStringLiteral("%1 %2").arg(resourceName(int(order[k])),
+                                                       ChartFormat::ipc(s.bound(order[k])[w])));
+    if (!next.isEmpty())
+        text += QLatin1Char('\n') + tr("next: %1").arg(next.join(QStringLiteral(", ")));
+    Q_UNUSED(y);
+    return text;
+}
+
+ChartTable TimeseriesView::dataTable() const {
+    ChartTable table;
+    table.header = {QStringLiteral("window"), QStringLiteral("segment"),
+                    QStringLiteral("first_instruction")};
+    const std::size_t resources = series_ ? series_->resourceCount() : BoundResources::count();
+    for (std::size_t r = 0; r < resources; ++r)
+        table.header.push_back(series_ ? columnName(int(r))
+                                       : QString::fromStdString(BoundResources::blocks()[r]));
+    table.header << QStringLiteral("minimum") << QStringLiteral("binding_resource")
+                 << QStringLiteral("simulated_ipc");
+    if (!hasData())
+        return table;
+    const RegionBoundsSeries& s = *series_;
+    for (std::size_t w = 0; w < s.windows(); ++w) {
+        const std::size_t segment = segmentOf(w);
+        const std::size_t local = w - s.segmentStarts()[segment];
+        QStringList row = {QString::number(w), QString::fromStdString(s.segmentLabels()[segment]),
+                           QString::number(std::uint64_t(local) * windowSize_)};
+        for (std::size_t r = 0; r < s.resourceCount(); ++r)
+            row.push_back(ChartTable::number(s.bound(r)[w]));
+        row << ChartTable::number(s.minimum()[w]) << columnName(s.binding()[w])
+            << ChartTable::number(reference(w));
+        table.rows.push_back(row);
+    }
+    return table;
+}
+
+} // namespace concorde::ui

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "ChartView.h"
+#include "explore/RegionBoundsSeries.h"
+
+#include <QStringList>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+class QCPAxisRect;
+class QCPBars;
+class QCPGraph;
+class QCPItemTracer;
+
+namespace concorde::ui {
+
+/// Per-window bound timeseries (DESIGN §11): every resource's IPC bound per window (thin lines,
+/// log IPC axis), the per-window minimum (thick, on top: the min-of-bounds IPC), the reference
+/// simulator's per-window IPC overlaid (dashed) where a label exists, and under the plot a band
+/// coloured by the resource binding each window. A program's regions are shown end to end with
+/// their boundaries marked. Hovering shows the window, its binding resource and bound, the
+/// simulated IPC and the next-tightest resources.
+class TimeseriesView : public ChartView {
+    Q_OBJECT
+
+public:
+    explicit TimeseriesView(QWidget* parent = nullptr);
+
+    void setSeries(std::shared_ptr<const RegionBoundsSeries> series);
+    void setSeries(RegionBoundsSeries series);
+    void clear();
+    const RegionBoundsSeries* series() const { return series_.get(); }
+    /// The simulated IPC per window (NaN where there is none; cut or padded with NaN to the
+    /// series' length) and what it is, for the legend (e.g. ReferenceIpc::describe()).
+    void setReference(std::vector<float> ipc, const QString& description);
+    void clearReference();
+    /// Instructions per window, for hover text and the axis label (default 400).
+    void setWindowSize(std::uint32_t instructions);
+    void setResourceNames(const QStringList& names);
+
+    QCPGraph* resourceGraph(int resource) const;
+    QCPGraph* minimumGraph() const { return minimumGraph_; }
+    /// The simulated-IPC overlay, nullptr when there is none.
+    QCPGraph* referenceGraph() const { return referenceGraph_; }
+    /// The band's bars of resource `resource` (one bar per window it binds), nullptr when it
+    /// binds no window or without data.
+    QCPBars* bandBars(int resource) const;
+    QCPAxisRect* bandRect() const { return bandRect_; }
+
+    /// Columns window, segment, first_instruction, one per resource (BoundResources block
+    /// names), minimum, binding_resource, simulated_ipc: one row per window.
+    ChartTable dataTable() const override;
+    bool hasData() const override;
+    QString hoverTextAt(const QPointF& pos) override;
+    QSize defaultExportSize() const override { return {1600, 800}; }
+
+protected:
+    void rebuild() override;
+
+private:
+    QString resourceName(int resource) const;
+    QString columnName(int resource) const;
+    /// Segment of window `w` (index into segmentStarts()).
+    std::size_t segmentOf(std::size_t w) const;
+    double reference(std::size_t w) const;
+
+    std::shared_ptr<const RegionBoundsSeries> series_;
+    std::vector<float> reference_;
+    QString referenceDescription_;
+    std::uint32_t windowSize_ = 400;
+    QStringList names_;
+    QVector<QCPGraph*> graphs_;
+    QVector<QCPBars*> band_;
+    QCPGraph* minimumGraph_ = nullptr;
+    QCPGraph* referenceGraph_ = nullptr;
+    QCPAxisRect* bandRect_ = nullptr;
+    QCPItemTracer* tracer_ = nullptr;
+};
+
+} // namespace concorde::ui
