@@ -9,6 +9,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 namespace concorde {
@@ -64,7 +65,11 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
 
     const auto index = StoredRegionSeries::indexFor(database.catalog());
     predictors_.resize(regions_.size());
-    std::mutex databaseMutex;
+    // One read-only connection per worker thread: reading and decoding the stored series is a
+    // third of the work, and one shared connection would serialise it.
+    const std::filesystem::path path = database.path();
+    tbb::enumerable_thread_specific<std::unique_ptr<FeatureDatabase>> connections;
+    std::mutex failureMutex;
     std::atomic<std::size_t> done{0};
     std::atomic<bool> cancelled{false};
     std::exception_ptr failure;
@@ -72,15 +77,15 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
         if (cancelled)
             return;
         try {
-            std::unique_ptr<StoredRegionSeries> series;
-            {
-                std::lock_guard lock(databaseMutex); // one SQLite connection
-                series = std::make_unique<StoredRegionSeries>(
-                    StoredRegionSeries::load(database, regions_[r].regionId, index));
-            }
-            predictors_[r] = precompute(model_, grid_, *series);
+            auto& connection = connections.local();
+            if (!connection)
+                connection =
+                    std::make_unique<FeatureDatabase>(FeatureDatabase::openReadOnly(path));
+            const StoredRegionSeries series =
+                StoredRegionSeries::load(*connection, regions_[r].regionId, index);
+            predictors_[r] = precompute(model_, grid_, series);
         } catch (...) {
-            std::lock_guard lock(databaseMutex);
+            std::lock_guard lock(failureMutex);
             if (!failure)
                 failure = std::current_exception();
             cancelled = true;
