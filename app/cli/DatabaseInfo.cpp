@@ -1,16 +1,16 @@
 #include "DatabaseInfo.h"
 
-#include "params/ParameterSpace.h"
 #include "ml/CpiModel.h"
+#include "params/ParameterSpace.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
 #include "store/SqliteConnection.h"
 #include "store/SqliteStatement.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <iomanip>
 #include <map>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -222,8 +222,7 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
                               "    %-9s %s: mean error %.2f %%, %.1f %% of %d samples over 10 %%\n",
                               m["name"].get<std::string>().c_str(), split.c_str(),
                               100 * a["mean_rel_error"].get<double>(),
-                              100 * a["frac_over_10pct"].get<double>(),
-                              a["samples"].get<int>());
+                              100 * a["frac_over_10pct"].get<double>(), a["samples"].get<int>());
                 out << line;
             }
     out << "storage:         " << kilobytes(doc["file_bytes"].get<std::uint64_t>()) << " file"

@@ -23,7 +23,8 @@ std::string DatasetCommand::help() const {
            "it stores the feature vector for exactly that configuration, the reference\n"
            "simulator's CPI (the label) and the min-of-bounds CPI (the no-ML baseline).\n"
            "From traces, each region's series are computed as build-db would (seconds per\n"
-           "region); from a feature database they are read, with the trace records stored in it.\n\n"
+           "region); from a feature database they are read, with the trace records stored in "
+           "it.\n\n"
            "Splits: samples of --hold-out programs are 'held_out' and never trained on; regions\n"
            "3, 11, 19... of the other programs are 'test' (never trained on); the rest 'train'.\n\n"
            "Parallel over regions and samples; resumable: samples are written region by region,\n"
@@ -95,7 +96,8 @@ int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
                                                    &interrupt.flag());
         } else {
             std::vector<std::filesystem::path> traces(rest.begin(), rest.end());
-            summary = DatasetBuilder::fromTraces(traces, GridDescription::resolve(grid.value_or("default")),
+            summary = DatasetBuilder::fromTraces(traces,
+                                                 GridDescription::resolve(grid.value_or("default")),
                                                  *output, options, onProgress, &interrupt.flag());
         }
     } catch (const ConcordeError& e) {

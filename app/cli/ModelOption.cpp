@@ -24,10 +24,11 @@ CpiModel ModelOption::load(const std::string& database) const {
     FeatureDatabase db = FeatureDatabase::openReadOnly(source);
     auto model = db.readModel(name.value_or(""));
     if (!model)
-        throw badInput(source + (name ? " has no model called '" + *name + "'"
-                                      : std::string(" holds no CPI model")) +
-                       "; train one with concorde train --dataset FILE --db " + source +
-                       ", or use --model-from with a database that has one");
+        throw badInput(
+            source +
+            (name ? " has no model called '" + *name + "'" : std::string(" holds no CPI model")) +
+            "; train one with concorde train --dataset FILE --db " + source +
+            ", or use --model-from with a database that has one");
     return std::move(*model);
 }
 

@@ -14,19 +14,20 @@
 namespace concorde::cli {
 
 std::string PredictCommand::help() const {
-    return std::string("Usage: concorde predict --db DB.sqlite (--program P | --all)\n"
-                       "                        [--preset NAME] [--set key=value ...] [--json]\n\n"
-                       "Predicts with the CPI model, from the database's stored series: each\n"
-                       "region's CPI (block-precomputed inference, DESIGN §8) and the program's CPI,\n"
-                       "the instruction-weighted mean of its regions'. Every parameter must be on\n"
-                       "the database's grid (concorde info DB lists it).\n\n"
-                       "JSON: {\"cpi\": program CPI, \"program\", \"regions\": [{\"index\",\n"
-                       "\"instructions\", \"cpi\"}], \"config\", \"model\"}; with --all,\n"
-                       "{\"programs\": [...the same per program...]}.\n\n"
-                       "Options:\n"
-                       "  --db DB           the feature database\n"
-                       "  --program P       the program (concorde info DB lists them)\n"
-                       "  --all             every program\n") +
+    return std::string(
+               "Usage: concorde predict --db DB.sqlite (--program P | --all)\n"
+               "                        [--preset NAME] [--set key=value ...] [--json]\n\n"
+               "Predicts with the CPI model, from the database's stored series: each\n"
+               "region's CPI (block-precomputed inference, DESIGN §8) and the program's CPI,\n"
+               "the instruction-weighted mean of its regions'. Every parameter must be on\n"
+               "the database's grid (concorde info DB lists it).\n\n"
+               "JSON: {\"cpi\": program CPI, \"program\", \"regions\": [{\"index\",\n"
+               "\"instructions\", \"cpi\"}], \"config\", \"model\"}; with --all,\n"
+               "{\"programs\": [...the same per program...]}.\n\n"
+               "Options:\n"
+               "  --db DB           the feature database\n"
+               "  --program P       the program (concorde info DB lists them)\n"
+               "  --all             every program\n") +
            ConfigOptions::helpText() + ModelOption::helpText() +
            "  --json            JSON instead of text\n";
 }
@@ -71,13 +72,13 @@ int PredictCommand::run(const std::vector<std::string>& args, std::ostream& out,
         const double cpi = weighted / total;
         programs.push_back({{"program", name}, {"cpi", cpi}, {"regions", regions}});
         char line[160];
-        std::snprintf(line, sizeof line, "%-16s CPI %.4f  (IPC %.3f, %zu regions)\n",
-                      name.c_str(), cpi, 1.0 / cpi, regions.size());
+        std::snprintf(line, sizeof line, "%-16s CPI %.4f  (IPC %.3f, %zu regions)\n", name.c_str(),
+                      cpi, 1.0 / cpi, regions.size());
         text += line;
         if (program)
             for (const auto& r : regions) {
-                std::snprintf(line, sizeof line, "  region %3d  CPI %.4f\n",
-                              r["index"].get<int>(), r["cpi"].get<double>());
+                std::snprintf(line, sizeof line, "  region %3d  CPI %.4f\n", r["index"].get<int>(),
+                              r["cpi"].get<double>());
                 text += line;
             }
     }

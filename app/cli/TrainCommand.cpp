@@ -43,8 +43,7 @@ std::string TrainCommand::help() const {
            "  --json            print the model's metrics as JSON\n";
 }
 
-int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                      std::ostream& err) {
+int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     ArgParser parser(args);
     const auto datasetPaths = parser.takeValues("--dataset");
     const auto dbPath = parser.takeValue("--db");
@@ -120,8 +119,8 @@ int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out,
                   "training:   %zu samples (%zu for validation), %d epochs (best %d), %.1f s\n",
                   name.c_str(), static_cast<long long>(id), dbPath->c_str(),
                   result.report.trainSamples + result.report.validationSamples,
-                  result.report.validationSamples, result.report.epochsRun,
-                  result.report.bestEpoch, seconds);
+                  result.report.validationSamples, result.report.epochsRun, result.report.bestEpoch,
+                  seconds);
     out << line;
     out << result.test.toText("test split (unseen regions)");
     if (!result.heldOut.empty())

@@ -50,13 +50,14 @@ SeriesKey FeatureAssembler::keyFor(const FeatureBlock& block, std::size_t column
         key.settings.emplace_back(id, config.value(id));
     }
     if (key.memoryDependent)
-        key.memory = MemoryConfig{config.l1dKb(), config.l1iKb(), config.l2Kb(),
-                                  config.prefetchDegree()};
+        key.memory =
+            MemoryConfig{config.l1dKb(), config.l1iKb(), config.l2Kb(), config.prefetchDegree()};
     // TAGE has no miss-rate knob: its series is stored once, without bp_miss_pct.
     if (block.name == "aux.mispredict" && config.branchPredictor() == BranchPredictorKind::Tage)
-        key.settings.erase(std::remove_if(key.settings.begin(), key.settings.end(),
-                                          [](const auto& s) { return s.first == ParamId::BpMissPct; }),
-                           key.settings.end());
+        key.settings.erase(
+            std::remove_if(key.settings.begin(), key.settings.end(),
+                           [](const auto& s) { return s.first == ParamId::BpMissPct; }),
+            key.settings.end());
     return key;
 }
 
@@ -90,8 +91,8 @@ void FeatureAssembler::assembleBlock(const FeatureBlock& block, const CoreConfig
 
 const std::vector<std::string>& FeatureAssembler::resourceBlocks() {
     static const std::vector<std::string> names = {
-        "rob",         "lq",           "sq",            "alu_issue",  "fp_issue",
-        "ls_issue",    "pipes_upper",  "icache_fills",  "fetch_buffers", "fetch_width"};
+        "rob",      "lq",          "sq",           "alu_issue",     "fp_issue",
+        "ls_issue", "pipes_upper", "icache_fills", "fetch_buffers", "fetch_width"};
     return names;
 }
 

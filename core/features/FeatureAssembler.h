@@ -36,14 +36,14 @@ public:
 
     /// The series feeding column `column` of `block` for `config` (Distributions and Scalars
     /// blocks only; a usage error for a Parameter block).
-    static SeriesKey keyFor(const FeatureBlock& block, std::size_t column, const CoreConfig& config);
+    static SeriesKey keyFor(const FeatureBlock& block, std::size_t column,
+                            const CoreConfig& config);
 
     /// Writes block `block`'s raw (un-normalised) features for `config` into `out` (its width).
     void assembleBlock(const FeatureBlock& block, const CoreConfig& config,
                        const SeriesSource& source, std::span<float> out) const;
     /// The whole raw feature vector for `config`.
-    void assemble(const CoreConfig& config, const SeriesSource& source,
-                  std::span<float> out) const;
+    void assemble(const CoreConfig& config, const SeriesSource& source, std::span<float> out) const;
     std::vector<float> assemble(const CoreConfig& config, const SeriesSource& source) const;
 
     /// The resource blocks whose per-window series are IPC upper bounds (pipes: the best

@@ -39,7 +39,8 @@ struct Stats {
                 {"mean_rel_error", mean()},
                 {"frac_over_10pct", fraction()},
                 {"p90_rel_error", quantile(0.9)},
-                {"max_rel_error", errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end())}};
+                {"max_rel_error",
+                 errors.empty() ? 0.0 : *std::max_element(errors.begin(), errors.end())}};
     }
 };
 
@@ -89,14 +90,15 @@ double AccuracyReport::fractionOver10Percent() const {
 }
 
 nlohmann::json AccuracyReport::toJson() const {
-    nlohmann::json json = summary(entries_, [](const Entry& e) { return e.model; }, true);
-    json["baselines"]["min_of_bounds"] =
-        summary(entries_, [](const Entry& e) { return e.minBound; }, false);
+    nlohmann::json json = summary(
+        entries_, [](const Entry& e) { return e.model; }, true);
+    json["baselines"]["min_of_bounds"] = summary(
+        entries_, [](const Entry& e) { return e.minBound; }, false);
     const bool haveLinear =
         std::all_of(entries_.begin(), entries_.end(), [](const Entry& e) { return e.linear > 0; });
     if (haveLinear && !entries_.empty())
-        json["baselines"]["linear"] =
-            summary(entries_, [](const Entry& e) { return e.linear; }, false);
+        json["baselines"]["linear"] = summary(
+            entries_, [](const Entry& e) { return e.linear; }, false);
     return json;
 }
 
@@ -107,7 +109,8 @@ std::string AccuracyReport::toText(const std::string& title) const {
     std::snprintf(line, sizeof line, "%s: %zu samples\n", title.c_str(), entries_.size());
     text += line;
     const auto row = [&](const std::string& name, const nlohmann::json& j) {
-        std::snprintf(line, sizeof line, "  %-22s mean error %6.2f %%   over 10 %%: %6.2f %%   p90 %6.2f %%\n",
+        std::snprintf(line, sizeof line,
+                      "  %-22s mean error %6.2f %%   over 10 %%: %6.2f %%   p90 %6.2f %%\n",
                       name.c_str(), 100 * j.value("mean_rel_error", 0.0),
                       100 * j.value("frac_over_10pct", 0.0), 100 * j.value("p90_rel_error", 0.0));
         text += line;

@@ -60,8 +60,7 @@ void BlockPrecomputedMlp::foldBlocks() {
         return blocks_[a].paramIndex.size() > blocks_[b].paramIndex.size();
     });
     const auto digit = [&](const Block& host, std::size_t j, std::size_t combination) {
-        return combination / host.stride[j] %
-               grid_.size(static_cast<ParamId>(host.paramIndex[j]));
+        return combination / host.stride[j] % grid_.size(static_cast<ParamId>(host.paramIndex[j]));
     };
     std::vector<Block> hosts;
     for (const std::size_t i : order) {
@@ -93,8 +92,8 @@ void BlockPrecomputedMlp::foldBlocks() {
         for (Eigen::Index c = 0; c < host->table.cols(); ++c) {
             std::size_t combination = 0;
             for (std::size_t j = 0; j < position.size(); ++j)
-                combination += digit(*host, position[j], static_cast<std::size_t>(c)) *
-                               member.stride[j];
+                combination +=
+                    digit(*host, position[j], static_cast<std::size_t>(c)) * member.stride[j];
             host->table.col(c) += member.table.col(static_cast<Eigen::Index>(combination));
         }
     }

@@ -45,8 +45,8 @@ LinearBaseline LinearBaseline::fromJson(const nlohmann::json& json) {
     try {
         const auto weights = json.at("weights").get<std::vector<double>>();
         LinearBaseline model;
-        model.weights_ = Eigen::Map<const Eigen::VectorXd>(weights.data(),
-                                                          static_cast<Eigen::Index>(weights.size()));
+        model.weights_ = Eigen::Map<const Eigen::VectorXd>(
+            weights.data(), static_cast<Eigen::Index>(weights.size()));
         model.bias_ = json.at("bias").get<double>();
         return model;
     } catch (const nlohmann::json::exception& e) {

@@ -41,14 +41,12 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
             std::string list;
             for (const auto& k : known)
                 list += (list.empty() ? "" : ", ") + k;
-            throw usageError("the database has no program '" + wanted + "' (it has: " + list +
-                             ")");
+            throw usageError("the database has no program '" + wanted + "' (it has: " + list + ")");
         }
     for (const auto& row : database.regions()) {
         const std::string& program = names.at(row.programId);
-        if (!row.complete ||
-            (!programs.empty() &&
-             std::find(programs.begin(), programs.end(), program) == programs.end()))
+        if (!row.complete || (!programs.empty() && std::find(programs.begin(), programs.end(),
+                                                             program) == programs.end()))
             continue;
         auto it = std::find(programs_.begin(), programs_.end(), program);
         if (it == programs_.end()) {
@@ -79,8 +77,7 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
         try {
             auto& connection = connections.local();
             if (!connection)
-                connection =
-                    std::make_unique<FeatureDatabase>(FeatureDatabase::openReadOnly(path));
+                connection = std::make_unique<FeatureDatabase>(FeatureDatabase::openReadOnly(path));
             const StoredRegionSeries series =
                 StoredRegionSeries::load(*connection, regions_[r].regionId, index);
             predictors_[r] = precompute(model_, grid_, series);
@@ -130,8 +127,7 @@ double DatabasePredictor::programCpi(const std::string& program, const CoreConfi
     return weighted / total;
 }
 
-void DatabasePredictor::programCpi(const std::string& program,
-                                   std::span<const CoreConfig> configs,
+void DatabasePredictor::programCpi(const std::string& program, std::span<const CoreConfig> configs,
                                    std::span<double> out) const {
     if (out.size() != configs.size())
         throw usageError("programCpi: one output per configuration");

@@ -134,8 +134,8 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                 std::unique_ptr<SeriesSource> source;
                 records = region.records();
                 source = region.series(records);
-                const std::string split = DatasetBuilder::splitOf(
-                    region.program, region.regionIndex, options.holdOut);
+                const std::string split =
+                    DatasetBuilder::splitOf(region.program, region.regionIndex, options.holdOut);
                 std::vector<DatasetSample> samples(w.draws.size());
                 tbb::parallel_for(std::size_t(0), w.draws.size(), [&](std::size_t j) {
                     if (cancelled())
@@ -192,7 +192,7 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
 } // namespace
 
 CoreConfig DatasetBuilder::balancedConfig(const BoundsGrid& grid, std::uint64_t seed,
-                                         std::uint64_t draw) {
+                                          std::uint64_t draw) {
     SplitMix64 random(SplitMix64::hash(seed, draw, 0xba1a));
     const double level = random.uniform(); // 0: the smallest core of the grid, 1: the largest
     CoreConfig config;
@@ -262,12 +262,10 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
     return run(regions, settings.grid, sources.dump(), output, options, progress, cancel);
 }
 
-DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces,
-                                                   const BoundsGrid& grid,
-                                                   const std::filesystem::path& output,
-                                                   const Options& options,
-                                                   const ProgressCallback& progress,
-                                                   const std::atomic<bool>* cancel) {
+DatasetBuilder::Summary
+DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces, const BoundsGrid& grid,
+                           const std::filesystem::path& output, const Options& options,
+                           const ProgressCallback& progress, const std::atomic<bool>* cancel) {
     if (traces.empty())
         throw usageError("dataset: no traces given");
     std::vector<RegionInput> regions;
@@ -295,8 +293,8 @@ DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesy
             };
             const std::uint64_t warmup = r.warmup;
             const std::uint32_t window = options.windowSize;
-            r.series = [warmup, window, &grid](std::span<const TraceRecord> records)
-                -> std::unique_ptr<SeriesSource> {
+            r.series = [warmup, window, &grid](
+                           std::span<const TraceRecord> records) -> std::unique_ptr<SeriesSource> {
                 return std::make_unique<GridSeriesSource>(
                     GridBounds::build(records, warmup, grid, window));
             };

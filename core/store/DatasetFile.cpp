@@ -57,14 +57,13 @@ DatasetSettings DatasetFile::readSettings(SqliteConnection& connection,
     const auto version = metaValue(connection, "version");
     if (version != std::to_string(kVersion))
         throw badInput(name + ": dataset version " + version.value_or("(none)") +
-                       " is not supported (this build reads version " +
-                       std::to_string(kVersion) + ")");
+                       " is not supported (this build reads version " + std::to_string(kVersion) +
+                       ")");
     DatasetSettings settings;
     try {
         settings.seed = std::stoull(metaValue(connection, "seed").value_or(""));
-        settings.holdOut =
-            nlohmann::json::parse(metaValue(connection, "hold_out").value_or("[]"))
-                .get<std::vector<std::string>>();
+        settings.holdOut = nlohmann::json::parse(metaValue(connection, "hold_out").value_or("[]"))
+                               .get<std::vector<std::string>>();
     } catch (const std::exception& e) {
         throw badInput(name + ": malformed dataset meta (seed or hold_out): " + e.what());
     }
@@ -98,8 +97,8 @@ DatasetFile DatasetFile::openForWriting(const std::filesystem::path& path,
         const auto differs = [&](const std::string& what, const std::string& had,
                                  const std::string& want) {
             if (had != want)
-                throw badInput(path.string() + " was drawn with a different " + what + " (" +
-                               had + ", now " + want +
+                throw badInput(path.string() + " was drawn with a different " + what + " (" + had +
+                               ", now " + want +
                                "); use a new output file or the original settings");
         };
         differs("seed", std::to_string(found.seed), std::to_string(wanted.seed));

@@ -54,8 +54,9 @@ LabelEvaluator::Result LabelEvaluator::evaluate(FeatureDatabase& database, const
             std::vector<std::pair<std::string, AccuracyReport::Entry>> entries;
             std::size_t offGrid = 0;
             for (const auto& label : byRegion.at(regionId)) {
-                const CoreConfig config = CoreConfig::fromJson(
-                    nlohmann::json::parse(label.configJson), true, "label " + std::to_string(label.id));
+                const CoreConfig config =
+                    CoreConfig::fromJson(nlohmann::json::parse(label.configJson), true,
+                                         "label " + std::to_string(label.id));
                 bool onGrid = true;
                 for (const auto& spec : ParameterSpace::all())
                     onGrid = onGrid && grid.find(spec.id, config.value(spec.id)).has_value();
@@ -69,11 +70,10 @@ LabelEvaluator::Result LabelEvaluator::evaluate(FeatureDatabase& database, const
                 const Eigen::MatrixXf normalised = model.normalizer.apply(Eigen::MatrixXf(x));
                 const double linear =
                     model.linear.empty() ? 0.0 : double(model.linear.predict(normalised)(0));
-                entries.emplace_back(label.source,
-                                     AccuracyReport::Entry{program, config, label.cpi,
-                                                           predictor->predict(config),
-                                                           assembler.minimumBoundCpi(config, *series),
-                                                           linear});
+                entries.emplace_back(
+                    label.source,
+                    AccuracyReport::Entry{program, config, label.cpi, predictor->predict(config),
+                                          assembler.minimumBoundCpi(config, *series), linear});
             }
             std::lock_guard lock(mutex);
             result.offGrid += offGrid;

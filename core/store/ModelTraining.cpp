@@ -41,9 +41,9 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
     return report;
 }
 
-ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& datasets,
-                                           const TrainingOptions& options,
-                                           const std::function<bool(int, double, double)>& progress) {
+ModelTraining::Result
+ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
+                     const std::function<bool(int, double, double)>& progress) {
     if (datasets.empty())
         throw usageError("training needs at least one dataset");
     const FeatureLayout layout = datasets.front()->layout();

@@ -29,7 +29,8 @@ public:
                         const std::function<bool(int, double, double)>& progress = {});
 
     /// The model and both baselines on `samples` (plain forward pass on the stored features).
-    static AccuracyReport evaluate(const CpiModel& model, const std::vector<DatasetSample>& samples);
+    static AccuracyReport evaluate(const CpiModel& model,
+                                   const std::vector<DatasetSample>& samples);
     /// features × samples.
     static Eigen::MatrixXf featureMatrix(const std::vector<DatasetSample>& samples);
 };

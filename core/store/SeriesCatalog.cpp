@@ -1,10 +1,9 @@
 #include "store/SeriesCatalog.h"
 
-#include "features/SeriesKey.h"
-
 #include "bounds/BoundsCalculator.h"
 #include "bounds/WindowBounds.h"
 #include "common/ConcordeError.h"
+#include "features/SeriesKey.h"
 #include "params/ParameterSpace.h"
 #include "trace/InstrClass.h"
 

@@ -81,9 +81,9 @@ int main(int argc, char** argv) try {
     double simulatedCpi = 0;
     for (int repeat = 0; repeat < 3; ++repeat) {
         start = Clock::now();
-        simulatedCpi =
-            ReferenceSimulator::simulate(records, static_cast<std::size_t>(regionRow->warmup), config)
-                .cpi();
+        simulatedCpi = ReferenceSimulator::simulate(
+                           records, static_cast<std::size_t>(regionRow->warmup), config)
+                           .cpi();
         simulateSeconds = std::min(simulateSeconds, seconds(start));
     }
 

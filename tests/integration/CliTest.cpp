@@ -1,7 +1,7 @@
 // Runs the real `concorde` executable as a user would and checks its output and exit codes.
+#include "../support/ConcordeProcess.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
-#include "../support/ConcordeProcess.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -35,10 +35,9 @@ class ModelPipelineTest : public QObject {
     ConcordeRun predict(const QString& program, int rob, QStringList extra = {}) const {
         QStringList args = {"predict", "--db", db_, "--program", program};
         for (const QString& assignment :
-             {QString("rob=%1").arg(rob), QString("lq=64"), QString("sq=32"),
-              QString("l1d_kb=32"), QString("l1i_kb=64"), QString("l2_kb=2048"),
-              QString("pf_degree=2"), QString("fetch_buffers=8"), QString("icache_fills=4"),
-              QString("bp_miss_pct=5")})
+             {QString("rob=%1").arg(rob), QString("lq=64"), QString("sq=32"), QString("l1d_kb=32"),
+              QString("l1i_kb=64"), QString("l2_kb=2048"), QString("pf_degree=2"),
+              QString("fetch_buffers=8"), QString("icache_fills=4"), QString("bp_miss_pct=5")})
             args << "--set" << assignment;
         return runConcorde(args + extra);
     }
@@ -83,8 +82,8 @@ private slots:
 
     void trainedModelBeatsMinOfBoundsOnUnseenRegions() {
         const ConcordeRun train =
-            runConcorde({"train", "--dataset", dataset_, "--db", db_, "--hidden", "32",
-                         "--epochs", "200", "--batch", "32", "--patience", "30", "--json"});
+            runConcorde({"train", "--dataset", dataset_, "--db", db_, "--hidden", "32", "--epochs",
+                         "200", "--batch", "32", "--patience", "30", "--json"});
         QVERIFY2(train.exitCode == 0, qPrintable(train.err));
         const QJsonObject metrics = json(train);
         QVERIFY(metrics["training"].toObject()["epochs_run"].toInt() >= 1);

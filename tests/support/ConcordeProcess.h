@@ -15,10 +15,10 @@ struct ConcordeRun {
 };
 
 /// Runs build/bin/concorde with `args`; `environment` defaults to the test's own.
-inline ConcordeRun runConcorde(const QStringList& args,
-                               const QProcessEnvironment& environment =
-                                   QProcessEnvironment::systemEnvironment(),
-                               int timeoutMs = 600'000) {
+inline ConcordeRun
+runConcorde(const QStringList& args,
+            const QProcessEnvironment& environment = QProcessEnvironment::systemEnvironment(),
+            int timeoutMs = 600'000) {
     QProcess process;
     process.setProcessEnvironment(environment);
     process.start(QString(CONCORDE_BINARY_DIR) + "/bin/concorde", args);
