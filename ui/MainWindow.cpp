@@ -1,22 +1,32 @@
 #include "MainWindow.h"
 
+#include "CdfPage.h"
+#include "ChartExporter.h"
+#include "ChartView.h"
 #include "ConfigSummaryLabel.h"
 #include "DatabaseLoadingPage.h"
 #include "EmptyStatePage.h"
+#include "ExplorerBounds.h"
 #include "FileDropFilter.h"
 #include "OverviewView.h"
 #include "ParameterHistory.h"
 #include "ParameterPanel.h"
+#include "PhasesPage.h"
+#include "PlotFileWriter.h"
 #include "PredictionHeader.h"
 #include "PresetMenu.h"
 #include "RecentFilesMenu.h"
 #include "Session.h"
 #include "SessionFile.h"
+#include "ShapleyPage.h"
 #include "Theme.h"
 #include "ThemeMenu.h"
+#include "TimeseriesPage.h"
+#include "params/PresetLibrary.h"
 #include "store/ExplorerModel.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -27,6 +37,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -85,6 +96,7 @@ MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* 
     connect(panel_, &ParameterPanel::dragFinished, history_, &ParameterHistory::endGesture);
 
     buildCentralArea();
+    buildPages(presets);
     buildMenus(presets);
     buildStatusBar(presets);
 
@@ -143,6 +155,7 @@ void MainWindow::buildCentralArea() {
         views_->addTab(page, name);
     }
     auto* overview = new OverviewView(session_);
+    overview_ = overview;
     views_->insertTab(0, overview, tr("Overview"));
     views_->setCurrentIndex(0);
     connect(views_, &QTabWidget::currentChanged, this, [this](int i) {
@@ -181,10 +194,138 @@ int MainWindow::addViewTab(QWidget* view, const QString& title) {
             views_->insertTab(i, view, title);
             if (current)
                 views_->setCurrentIndex(i);
+            placeholder->setObjectName(QString()); // the view takes its name
             placeholder->deleteLater();
             return i;
         }
     return views_->addTab(view, title);
+}
+
+void MainWindow::buildPages(const PresetLibrary& presets) {
+    bounds_ = new ExplorerBounds(session_, this);
+    // Views that load with the window open (e.g. a session restored before) start from it.
+    if (session_.hasDatabase())
+        bounds_->loadNow();
+    pages_ << new CdfPage(session_, bounds_) << new TimeseriesPage(session_, bounds_)
+           << new ShapleyPage(session_, presets.presets(), bounds_)
+           << new PhasesPage(session_, bounds_);
+    addViewTab(pages_[0], tr("Throughput CDFs"));
+    addViewTab(pages_[1], tr("Bound timeseries"));
+    addViewTab(pages_[2], tr("Shapley attribution"));
+    addViewTab(pages_[3], tr("Phases"));
+    connect(bounds_, &ExplorerBounds::loadFailed, this, [this](const QString& message) {
+        statusBar()->showMessage(message, kStatusMessageMs);
+    });
+
+    // Drilling into a region (phases tab) shows its timeseries; Back returns to the program.
+    QToolBar* tools = addToolBar(tr("Navigation"));
+    tools->setObjectName(QStringLiteral("toolbar_navigation"));
+    tools->setMovable(false);
+    backAction_ = tools->addAction(tr("◀ Back to program"), bounds_, &ExplorerBounds::back);
+    backAction_->setObjectName(QStringLiteral("action_back"));
+    backAction_->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Left));
+    backAction_->setToolTip(tr("Back to the whole program (Alt+Left)"));
+    backAction_->setEnabled(false);
+    connect(bounds_, &ExplorerBounds::selectionChanged, this, [this] {
+        const bool drilled = bounds_->drilledRegion() >= 0;
+        backAction_->setEnabled(drilled);
+        if (drilled && views_->currentWidget() == pages_[3])
+            views_->setCurrentWidget(pages_[1]);
+        if (drilled)
+            statusBar()->showMessage(tr("Showing %1 — Alt+Left returns to the whole program")
+                                         .arg(bounds_->selectionLabel()),
+                                     kStatusMessageMs);
+    });
+}
+
+ChartView* MainWindow::currentChart() const {
+    for (ChartPage* page : pages_)
+        if (views_->currentWidget() == page)
+            return page->chartView();
+    return nullptr;
+}
+
+bool MainWindow::exportCurrentChart(const QString& path, QString* error) {
+    if (ChartView* chart = currentChart())
+        return ChartExporter::exportView(*chart, path, {}, error);
+    const auto format = PlotFileWriter::formatOf(path);
+    if (!format) {
+        if (error)
+            *error = tr("cannot tell the format of %1: use %2")
+                         .arg(path, PlotFileWriter::extensionList());
+        return false;
+    }
+    const QString problem =
+        *format == PlotFileWriter::Format::Csv
+            ? PlotFileWriter::writeText(overview_->csv(), path)
+            : PlotFileWriter::writePlot(*overview_->plot(), path, *format,
+                                        overview_->isVisible() ? overview_->size()
+                                                               : QSize(1280, 800));
+    if (!problem.isEmpty() && error)
+        *error = problem;
+    return problem.isEmpty();
+}
+
+bool MainWindow::copyCurrentChart() {
+    ChartView* chart = currentChart();
+    if (!chart)
+        return false;
+    ChartExporter::copyToClipboard(*chart);
+    return true;
+}
+
+bool MainWindow::exportAllForReview(const QString& folder, QString* error, QStringList* written) {
+    QList<ChartView*> charts;
+    for (ChartPage* page : pages_)
+        if (page->chartView()->hasData())
+            charts << page->chartView();
+    if (!ChartExporter::exportAll(charts, folder, {}, {}, error, written))
+        return false;
+    const QSize size = overview_->isVisible() ? overview_->size() : QSize(1280, 800);
+    for (const QString& type : ChartExporter::extensions()) {
+        const QString path = QDir(folder).filePath(QStringLiteral("overview.") + type);
+        const auto format = PlotFileWriter::formatOf(path);
+        const QString problem =
+            *format == PlotFileWriter::Format::Csv
+                ? PlotFileWriter::writeText(overview_->csv(), path)
+                : PlotFileWriter::writePlot(*overview_->plot(), path, *format, size);
+        if (!problem.isEmpty()) {
+            if (error)
+                *error = problem;
+            return false;
+        }
+        if (written)
+            written->push_back(path);
+    }
+    return true;
+}
+
+void MainWindow::chooseExportFile() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export chart"), QStringLiteral("chart.png"),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf);;CSV data (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!exportCurrentChart(path, &error))
+        showError(tr("Could not export the chart"), error.toHtmlEscaped());
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(QFileInfo(path).fileName()),
+                                 kStatusMessageMs);
+}
+
+void MainWindow::chooseExportFolder() {
+    const QString folder =
+        QFileDialog::getExistingDirectory(this, tr("Export all for review into folder"));
+    if (folder.isEmpty())
+        return;
+    QString error;
+    QStringList written;
+    if (!exportAllForReview(folder, &error, &written))
+        showError(tr("Could not export the charts"), error.toHtmlEscaped());
+    else
+        statusBar()->showMessage(tr("Wrote %1 files to %2").arg(written.size()).arg(folder),
+                                 kStatusMessageMs);
 }
 
 void MainWindow::buildMenus(const PresetLibrary& presets) {
@@ -202,6 +343,24 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
     QAction* save = file->addAction(tr("&Save session…"), this, &MainWindow::chooseSessionToSave);
     save->setObjectName(QStringLiteral("action_save_session"));
     save->setShortcut(QKeySequence::Save);
+    file->addSeparator();
+    QMenu* exports = file->addMenu(tr("&Export"));
+    exports->setObjectName(QStringLiteral("menu_export"));
+    exports
+        ->addAction(tr("Current chart as PNG, SVG, PDF or CSV…"), this,
+                    &MainWindow::chooseExportFile)
+        ->setObjectName(QStringLiteral("action_export_chart"));
+    exports
+        ->addAction(tr("&Copy chart to clipboard"), this,
+                    [this] {
+                        if (!copyCurrentChart())
+                            statusBar()->showMessage(
+                                tr("The overview cannot be copied; export it instead"),
+                                kStatusMessageMs);
+                    })
+        ->setObjectName(QStringLiteral("action_copy_chart"));
+    exports->addAction(tr("Export &all for review…"), this, &MainWindow::chooseExportFolder)
+        ->setObjectName(QStringLiteral("action_export_all"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("action_quit"));

@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QList>
 #include <QMainWindow>
+#include <QStringList>
 
+class QAction;
 class QLabel;
 class QStackedWidget;
 class QTabWidget;
@@ -12,8 +15,12 @@ class PresetLibrary;
 
 namespace concorde::ui {
 
+class ChartPage;
+class ChartView;
 class DatabaseLoadingPage;
 class EmptyStatePage;
+class ExplorerBounds;
+class OverviewView;
 class ParameterHistory;
 class ParameterPanel;
 class PredictionHeader;
@@ -50,9 +57,28 @@ public:
     int addViewTab(QWidget* view, const QString& title);
 
     ParameterHistory& history() const { return *history_; }
+    /// The per-window bounds and drill-down shared by the chart pages.
+    ExplorerBounds& bounds() const { return *bounds_; }
+    /// The chart pages (CDFs, timeseries, Shapley, phases), in tab order.
+    const QList<ChartPage*>& pages() const { return pages_; }
+    /// The chart of the current tab (nullptr on the overview).
+    ChartView* currentChart() const;
+
+    /// File ▸ Export: writes the current tab's chart (the overview included) to `path`, in the
+    /// format of its extension. Returns false with a message on failure.
+    bool exportCurrentChart(const QString& path, QString* error = nullptr);
+    /// Copies the current chart (image and CSV) to the clipboard; false on the overview.
+    bool copyCurrentChart();
+    /// "Export all for review": every view of the current state into `folder`, one file per view
+    /// and format (PNG, SVG, PDF, CSV). `written` receives the paths.
+    bool exportAllForReview(const QString& folder, QString* error = nullptr,
+                            QStringList* written = nullptr);
 
 private:
     void buildCentralArea();
+    void buildPages(const PresetLibrary& presets);
+    void chooseExportFile();
+    void chooseExportFolder();
     void buildMenus(const PresetLibrary& presets);
     void buildStatusBar(const PresetLibrary& presets);
     void showDatabaseState();
@@ -77,6 +103,10 @@ private:
     QTabWidget* views_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;
     QLabel* databaseLabel_ = nullptr;
+    ExplorerBounds* bounds_ = nullptr;
+    QList<ChartPage*> pages_;
+    OverviewView* overview_ = nullptr;
+    QAction* backAction_ = nullptr;
     bool fullScreenForProjector_ = false;
 };
 

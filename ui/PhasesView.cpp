@@ -2,6 +2,7 @@
 
 #include "ChartFormat.h"
 
+#include <QFontMetrics>
 #include <QMouseEvent>
 #include <algorithm>
 #include <cmath>
@@ -70,7 +71,7 @@ void PhasesView::rebuild() {
     const auto& entries = timeline_.entries;
     const int n = static_cast<int>(entries.size());
     const bool known = cpisKnown();
-    x->setLabel(tr("Region of %1 in execution order (click a region to drill in)")
+    x->setLabel(tr("Region of %1 in execution order\n(click a region to drill in)")
                     .arg(QString::fromStdString(timeline_.program)));
     y->setLabel(known ? tr("Predicted CPI") : tr("(no CPI model in the database)"));
     y->setTickLabels(known);
@@ -127,7 +128,13 @@ void PhasesView::rebuild() {
     }
     y->setRange(0, std::max(top, 1e-6) * 1.12);
     // The CPI on each bar while there is room for the numbers.
-    if (known && n <= 32)
+    const QFont valueFont = theme().font(n <= 16 ? 0.9 : 0.75);
+    // Only where each number fits over its bar (projector fonts on a narrow window do not):
+    // the values stay available on hover and in the CSV export.
+    const int plotWidth = rect->width() > 0 ? rect->width() : plot()->width() * 3 / 4;
+    const int labelWidth = QFontMetrics(valueFont).horizontalAdvance(QStringLiteral("0.000 "));
+    const bool roomForValues = n > 0 && plotWidth / n >= labelWidth;
+    if (known && n <= 32 && roomForValues)
         for (int k = 0; k < n; ++k) {
             const double cpi = entries[std::size_t(k)].cpi;
             if (std::isnan(cpi))
@@ -138,7 +145,7 @@ void PhasesView::rebuild() {
             label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
             label->setPadding(QMargins(0, 0, 0, 2));
             label->setText(QString::number(cpi, 'f', n <= 16 ? 3 : 2));
-            label->setFont(theme().font(n <= 16 ? 0.9 : 0.75));
+            label->setFont(valueFont);
             label->setColor(theme().foreground);
             label->setClipToAxisRect(true);
         }

@@ -1,8 +1,10 @@
 #include "PlotFileWriter.h"
 
+#include "ChartExporter.h"
+#include "ChartTable.h"
+
 #include <QFileInfo>
 #include <QSaveFile>
-#include <QSvgGenerator>
 #include <qcustomplot.h>
 
 namespace concorde::ui {
@@ -26,34 +28,16 @@ QString PlotFileWriter::extensionList() {
 
 QString PlotFileWriter::writePlot(QCustomPlot& plot, const QString& path, Format format, QSize size,
                                   double scale) {
-    bool ok = false;
-    switch (format) {
-    case Format::Png:
-        ok = plot.savePng(path, size.width(), size.height(), scale);
-        break;
-    case Format::Pdf:
-        ok = plot.savePdf(path, size.width(), size.height(), QCP::epAllowCosmetic,
-                          QStringLiteral("Concorde Explorer"), plot.objectName());
-        break;
-    case Format::Svg: {
-        QSvgGenerator svg;
-        svg.setFileName(path);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(plot.objectName());
-        svg.setDescription(QStringLiteral("Concorde Explorer chart"));
-        QCPPainter painter;
-        if (painter.begin(&svg)) {
-            plot.toPainter(&painter, size.width(), size.height());
-            ok = painter.end();
-        }
-        ok = ok && QFileInfo(path).size() > 0;
-        break;
-    }
-    case Format::Csv:
+    // One file-writing path for every chart: ChartExporter (atomic writes, checked targets).
+    if (format == Format::Csv)
         return QStringLiteral("a plot cannot be written as CSV; write its data with writeText");
-    }
-    return ok ? QString() : QStringLiteral("cannot write %1").arg(path);
+    ChartExporter::Options options;
+    options.size = size;
+    options.scale = scale;
+    QString error;
+    if (!ChartExporter::exportPlot(plot, ChartTable{}, path, options, &error))
+        return error.isEmpty() ? QStringLiteral("cannot write %1").arg(path) : error;
+    return {};
 }
 
 QString PlotFileWriter::writeText(const QString& text, const QString& path) {

@@ -10,7 +10,7 @@ namespace concorde::ui {
 
 /// Writes a QCustomPlot to an image or document file, and text (CSV) to a file: PNG through
 /// QCustomPlot::savePng, SVG through QSvgGenerator (vector, editable in Inkscape), PDF through
-/// QCustomPlot::savePdf (vector). The format follows the file's extension.
+/// QCustomPlot::savePdf (vector), all through ChartExporter. The format follows the extension.
 class PlotFileWriter {
 public:
     enum class Format { Png, Svg, Pdf, Csv };

@@ -284,6 +284,18 @@ void ShapleyPanel::onJobEnded() {
     }
 }
 
+void ShapleyPanel::showProgram(const QString& program) {
+    if (program.isEmpty()) {
+        modeBox_->setCurrentIndex(0);
+        return;
+    }
+    if (programBox_->findText(program) < 0)
+        programBox_->addItem(program);
+    programBox_->setCurrentText(program);
+    view_->setProgram(program);
+    modeBox_->setCurrentIndex(1);
+}
+
 void ShapleyPanel::showModeControls() {
     const bool regions = modeBox_->currentIndex() == 1;
     programBox_->setVisible(regions);

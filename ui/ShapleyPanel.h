@@ -52,6 +52,9 @@ public:
     bool chooseBaseline(const QString& name);
     bool chooseTarget(const QString& name);
 
+    /// Shows the regions of `program` (the phase drill-down), or every program when empty.
+    void showProgram(const QString& program);
+
     CoreConfig baselineConfig() const;
     CoreConfig targetConfig() const;
     QString baselineName() const;

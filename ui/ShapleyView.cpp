@@ -20,7 +20,7 @@ QString displayName(const std::string& player) {
 
 ShapleyView::ShapleyView(QWidget* parent) : ChartView(QStringLiteral("shapley"), parent) {
     connect(plot(), &QCustomPlot::mousePress, this, &ShapleyView::onMousePress);
-    setEmptyMessage(tr("No Shapley attribution yet: choose a baseline and a target and press "
+    setEmptyMessage(tr("No Shapley attribution yet:\nchoose a baseline and a target and press "
                        "Compute"));
 }
 

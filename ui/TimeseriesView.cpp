@@ -244,7 +244,7 @@ void TimeseriesView::rebuild() {
     if (starts.size() > 1)
         axisLabel += tr("; dotted lines separate regions");
     if (referenceGraph_ && !referenceDescription_.isEmpty())
-        axisLabel += tr(" \u00b7 simulated IPC: %1").arg(referenceDescription_);
+        axisLabel += QLatin1Char('\n') + tr("simulated IPC: %1").arg(referenceDescription_);
     bx->setLabel(axisLabel);
     bandRect_->setRangeDrag(Qt::Horizontal);
     bandRect_->setRangeZoom(Qt::Horizontal);

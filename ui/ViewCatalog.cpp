@@ -1,6 +1,14 @@
 #include "ViewCatalog.h"
 
+#include "CdfPage.h"
+#include "CdfView.h"
 #include "OverviewView.h"
+#include "PhasesPage.h"
+#include "PhasesView.h"
+#include "ShapleyPage.h"
+#include "ShapleyView.h"
+#include "TimeseriesPage.h"
+#include "TimeseriesView.h"
 
 namespace concorde::ui {
 
@@ -11,6 +19,31 @@ ViewCatalog ViewCatalog::standard() {
                  [](Session& session) -> QWidget* { return new OverviewView(session); },
                  [](QWidget* view) { return static_cast<OverviewView*>(view)->plot(); },
                  [](QWidget* view) { return static_cast<OverviewView*>(view)->csv(); }});
+    const auto chartPlot = [](QWidget* view) {
+        return static_cast<ChartPage*>(view)->chartView()->plot();
+    };
+    const auto chartCsv = [](QWidget* view) {
+        return static_cast<ChartPage*>(view)->chartView()->dataTable().toCsv();
+    };
+    catalog.add(
+        {QStringLiteral("cdf"), QStringLiteral("throughput CDF per resource of the program"),
+         [](Session& session) -> QWidget* { return new CdfPage(session); }, chartPlot, chartCsv});
+    catalog.add({QStringLiteral("timeseries"),
+                 QStringLiteral("per-window bounds of the program, binding resource band"),
+                 [](Session& session) -> QWidget* { return new TimeseriesPage(session); },
+                 chartPlot, chartCsv});
+    catalog.add({QStringLiteral("shapley"),
+                 QStringLiteral("Shapley attribution of baseline -> target per program"),
+                 [](Session& session) -> QWidget* {
+                     auto* page = new ShapleyPage(session, {});
+                     page->computeNow();
+                     return page;
+                 },
+                 chartPlot, chartCsv});
+    catalog.add({QStringLiteral("phases"),
+                 QStringLiteral("the program's regions coloured by phase, predicted CPI"),
+                 [](Session& session) -> QWidget* { return new PhasesPage(session); }, chartPlot,
+                 chartCsv});
     return catalog;
 }
 

@@ -52,6 +52,10 @@ struct Options {
     QCommandLineOption theme{QStringLiteral("theme"),
                              QStringLiteral("Colour scheme: light (default) or dark."),
                              QStringLiteral("light|dark"), QStringLiteral("light")};
+    QCommandLineOption view{QStringLiteral("view"),
+                            QStringLiteral("Open the window on VIEW (overview, cdf, timeseries, "
+                                           "shapley or phases)."),
+                            QStringLiteral("VIEW")};
     QCommandLineOption projector{QStringLiteral("projector"),
                                  QStringLiteral("Projector mode: large fonts, thick lines, "
                                                 "high contrast (full screen in the window).")};
@@ -86,8 +90,8 @@ void configureParser(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("Feature database (.sqlite) to open."),
                                  QStringLiteral("[database]"));
     parser.addOptions({options.exportView, options.output, options.program, options.preset,
-                       options.set, options.baseline, options.theme, options.projector,
-                       options.size});
+                       options.set, options.baseline, options.theme, options.view,
+                       options.projector, options.size});
 }
 
 bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names) {
@@ -190,6 +194,13 @@ int main(int argc, char** argv) {
     if (!request.program.isEmpty())
         session.setProgram(request.program);
     concorde::ui::MainWindow window(session, presets);
+    if (parser.isSet(options.view)) {
+        // Tab object names: view_overview, view_cdfs, view_timeseries, view_shapley, view_phases.
+        QString view = parser.value(options.view);
+        if (view == QLatin1String("cdf"))
+            view = QStringLiteral("cdfs");
+        session.setView(QStringLiteral("view_") + view);
+    }
     window.show();
 
     if (!request.database.isEmpty())

@@ -2,6 +2,7 @@
 // and the status-bar summary. (With a database: ExplorerWindowTest.)
 #include "MainWindow.h"
 
+#include "ChartPage.h"
 #include "ConfigSummaryLabel.h"
 #include "EmptyStatePage.h"
 #include "ParameterPanel.h"
@@ -135,7 +136,7 @@ private slots:
         QCOMPARE(names, (QStringList{"Overview", "Throughput CDFs", "Bound timeseries",
                                      "Shapley attribution", "Phases"}));
         for (int i = 1; i < tabs->count(); ++i)
-            QVERIFY(qobject_cast<EmptyStatePage*>(tabs->widget(i)));
+            QVERIFY(qobject_cast<concorde::ui::ChartPage*>(tabs->widget(i)));
 
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
         QVERIFY(dock && dock->isVisible());

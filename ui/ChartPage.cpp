@@ -1,0 +1,73 @@
+#include "ChartPage.h"
+
+#include "ChartTheme.h"
+#include "ChartView.h"
+#include "ExplorerBounds.h"
+#include "Session.h"
+#include "Theme.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace concorde::ui {
+
+ChartPage::ChartPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
+    : QWidget(parent), session_(session), bounds_(bounds) {
+    if (!bounds_) {
+        bounds_ = new ExplorerBounds(session_, this);
+        bounds_->loadNow();
+    }
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* top = new QHBoxLayout;
+    back_ = new QPushButton(tr("◀ Back to the whole program"), this);
+    back_->setObjectName(QStringLiteral("page_back"));
+    back_->setToolTip(tr("Back to the whole program (Alt+Left)"));
+    connect(back_, &QPushButton::clicked, bounds_, &ExplorerBounds::back);
+    title_ = new QLabel(this);
+    title_->setObjectName(QStringLiteral("page_title"));
+    title_->setWordWrap(true);
+    top->addWidget(back_);
+    top->addWidget(title_, 1);
+    layout->addLayout(top);
+
+    connect(&session_, &Session::configChanged, this, [this] { refresh(); });
+    connect(&session_, &Session::programChanged, this, [this] { refresh(); });
+    connect(bounds_, &ExplorerBounds::boundsChanged, this, [this] { refresh(); });
+    connect(bounds_, &ExplorerBounds::selectionChanged, this, [this] {
+        updateBackButton();
+        refresh();
+    });
+    connect(&session_.theme(), &Theme::changed, this, &ChartPage::applyTheme);
+    updateBackButton();
+}
+
+void ChartPage::setView(ChartView* view, QWidget* content) {
+    view_ = view;
+    static_cast<QVBoxLayout*>(layout())->addWidget(content ? content : view_, 1);
+    applyTheme();
+}
+
+void ChartPage::setTitle(const QString& title) {
+    title_->setText(title);
+}
+
+void ChartPage::followPredictions() {
+    connect(&session_, &Session::predictionReady, this, [this] { refresh(); });
+}
+
+void ChartPage::applyTheme() {
+    const Theme& theme = session_.theme();
+    title_->setFont(theme.font(1.0, true));
+    back_->setFont(theme.font(1.0));
+    if (view_)
+        view_->setTheme(ChartTheme::named(theme.chartThemeName()));
+}
+
+void ChartPage::updateBackButton() {
+    back_->setVisible(bounds_->drilledRegion() >= 0);
+}
+
+} // namespace concorde::ui

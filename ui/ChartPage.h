@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+class QLabel;
+class QPushButton;
+
+namespace concorde::ui {
+
+class ChartView;
+class ExplorerBounds;
+class Session;
+
+/// A tab of the explorer around one chart view: a title line saying what is shown (the program
+/// or the region drilled into, with a Back button while drilled), and the view, kept in the
+/// session's theme. Subclasses fill the view in refresh(), which runs whenever the session's
+/// configuration or program, the loaded bounds or the drilled region change.
+///
+/// The pages of a window share one ExplorerBounds; a page built without one (the headless export)
+/// makes its own and loads it at once.
+class ChartPage : public QWidget {
+    Q_OBJECT
+
+public:
+    ChartPage(Session& session, ExplorerBounds* bounds, QWidget* parent = nullptr);
+
+    ChartView* chartView() const { return view_; }
+    Session& session() const { return session_; }
+    ExplorerBounds& bounds() const { return *bounds_; }
+
+    /// Recomputes what the view shows from the session.
+    virtual void refresh() = 0;
+
+protected:
+    /// Puts `view` under the title (once, from the subclass constructor) and themes it;
+    /// `content` (default: the view itself) is the widget holding it, e.g. a panel with controls.
+    void setView(ChartView* view, QWidget* content = nullptr);
+    void setTitle(const QString& title);
+    /// Refresh when the session's prediction arrives too (pages showing predicted CPIs).
+    void followPredictions();
+
+private:
+    void applyTheme();
+    void updateBackButton();
+
+    Session& session_;
+    ExplorerBounds* bounds_ = nullptr;
+    ChartView* view_ = nullptr;
+    QLabel* title_ = nullptr;
+    QPushButton* back_ = nullptr;
+};
+
+} // namespace concorde::ui

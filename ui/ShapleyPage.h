@@ -1,0 +1,34 @@
+#pragma once
+
+#include "ChartPage.h"
+#include "params/Preset.h"
+
+#include <vector>
+
+namespace concorde::ui {
+
+class ShapleyPanel;
+class ShapleyView;
+
+/// The Shapley tab: a ShapleyPanel fed with the session's model, the presets, and the session's
+/// baseline and current sliders as choices for baseline and target. Drilling into a region (the
+/// phases tab) shows that region's program per region; Back shows every program again.
+class ShapleyPage : public ChartPage {
+    Q_OBJECT
+
+public:
+    ShapleyPage(Session& session, std::vector<Preset> presets, ExplorerBounds* bounds = nullptr,
+                QWidget* parent = nullptr);
+    ShapleyPanel* panel() const { return panel_; }
+    ShapleyView* view() const;
+    void refresh() override;
+    /// Attributes the session's baseline → target on the calling thread and shows the report
+    /// (the headless export). Returns false with a message on failure.
+    bool computeNow(QString* error = nullptr);
+
+private:
+    ShapleyPanel* panel_ = nullptr;
+    const void* explorer_ = nullptr; ///< the model the panel was given
+};
+
+} // namespace concorde::ui

@@ -1,0 +1,85 @@
+#include "TimeseriesPage.h"
+
+#include "ExplorerBounds.h"
+#include "Session.h"
+#include "TimeseriesView.h"
+#include "explore/ReferenceIpc.h"
+#include "store/ExplorerModel.h"
+#include "store/FeatureDatabase.h"
+
+#include <cmath>
+#include <exception>
+#include <limits>
+
+namespace concorde::ui {
+
+TimeseriesPage::TimeseriesPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
+    : ChartPage(session, bounds, parent) {
+    setObjectName(QStringLiteral("view_timeseries"));
+    view_ = new TimeseriesView(this);
+    setView(view_);
+    refresh();
+}
+
+void TimeseriesPage::refresh() {
+    const auto series = bounds().currentSeries();
+    const auto& data = bounds().bounds();
+    if (!series || !data) {
+        view_->clear();
+        setTitle(bounds().isLoading() ? tr("Loading the per-window bounds…")
+                                      : tr("No bounds for the selection"));
+        return;
+    }
+    view_->setWindowSize(data->windowSize());
+    view_->setSeries(series);
+
+    // The reference simulation per region, laid end to end like the series' segments.
+    std::vector<std::size_t> regions;
+    if (bounds().drilledRegion() >= 0)
+        regions.push_back(std::size_t(bounds().drilledRegion()));
+    else
+        regions = data->regionsOf(session().program().toStdString());
+    const auto& starts = series->segmentStarts();
+    std::vector<float> ipc(series->windows(), std::numeric_limits<float>::quiet_NaN());
+    QString description;
+    int labelled = 0;
+    bool exact = true;
+    try {
+        session().explorer()->withDatabase([&](FeatureDatabase& database) {
+            for (std::size_t i = 0; i < regions.size() && i < starts.size(); ++i) {
+                const ReferenceIpc reference =
+                    ReferenceIpc::forRegion(database, data->regions()[regions[i]].id,
+                                            session().explorer()->snap(session().config()));
+                if (!reference.available())
+                    continue;
+                ++labelled;
+                if (description.isEmpty())
+                    description = QString::fromStdString(reference.describe());
+                exact = exact && reference.match() == ReferenceIpc::Match::Exact;
+                const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : ipc.size();
+                const auto& values = reference.windowIpc();
+                for (std::size_t w = starts[i], k = 0; w < end && k < values.size(); ++w, ++k)
+                    ipc[w] = values[k];
+            }
+        });
+    } catch (const std::exception&) {
+        labelled = 0;
+    }
+    if (labelled == 0)
+        view_->clearReference();
+    else
+        // The axis label stays short; the title says which simulation it is.
+        view_->setReference(std::move(ipc),
+                            tr("%1 of %2 regions, %3")
+                                .arg(labelled)
+                                .arg(regions.size())
+                                .arg(exact ? tr("exact config") : tr("nearest labelled config")));
+    setTitle(tr("Per-window bounds of %1 — %2")
+                 .arg(bounds().selectionLabel(),
+                      labelled == 0 ? tr("no reference simulation")
+                      : regions.size() == 1
+                          ? tr("reference: %1").arg(description)
+                          : tr("reference simulation overlaid (dashed) where labelled")));
+}
+
+} // namespace concorde::ui
