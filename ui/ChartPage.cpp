@@ -33,12 +33,12 @@ ChartPage::ChartPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
     top->addWidget(title_, 1);
     layout->addLayout(top);
 
-    connect(&session_, &Session::configChanged, this, [this] { refresh(); });
-    connect(&session_, &Session::programChanged, this, [this] { refresh(); });
-    connect(bounds_, &ExplorerBounds::boundsChanged, this, [this] { refresh(); });
+    connect(&session_, &Session::configChanged, this, &ChartPage::refreshIfShown);
+    connect(&session_, &Session::programChanged, this, &ChartPage::refreshIfShown);
+    connect(bounds_, &ExplorerBounds::boundsChanged, this, &ChartPage::refreshIfShown);
     connect(bounds_, &ExplorerBounds::selectionChanged, this, [this] {
         updateBackButton();
-        refresh();
+        refreshIfShown();
     });
     connect(&session_.theme(), &Theme::changed, this, &ChartPage::applyTheme);
     updateBackButton();
@@ -55,7 +55,34 @@ void ChartPage::setTitle(const QString& title) {
 }
 
 void ChartPage::followPredictions() {
-    connect(&session_, &Session::predictionReady, this, [this] { refresh(); });
+    connect(&session_, &Session::predictionReady, this, &ChartPage::refreshIfShown);
+}
+
+void ChartPage::refreshIfShown() {
+    // Tabs in the background of a shown window wait until they are shown: a slider drag must
+    // not pay for charts nobody sees (16 ms budget). Pages outside any shown window (headless
+    // export, tests driving a page directly) refresh at once.
+    if (isVisible() || !window()->isVisible()) {
+        stale_ = false;
+        refresh();
+    } else {
+        stale_ = true;
+    }
+}
+
+void ChartPage::ensureCurrent() {
+    if (stale_) {
+        stale_ = false;
+        refresh();
+    }
+}
+
+void ChartPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) {
+        stale_ = false;
+        refresh();
+    }
 }
 
 void ChartPage::applyTheme() {

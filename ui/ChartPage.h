@@ -31,6 +31,8 @@ public:
 
     /// Recomputes what the view shows from the session.
     virtual void refresh() = 0;
+    /// Refreshes now if a change arrived while the page was hidden (e.g. before exporting it).
+    void ensureCurrent();
 
 protected:
     /// Puts `view` under the title (once, from the subclass constructor) and themes it;
@@ -39,8 +41,11 @@ protected:
     void setTitle(const QString& title);
     /// Refresh when the session's prediction arrives too (pages showing predicted CPIs).
     void followPredictions();
+    void showEvent(QShowEvent* event) override;
 
 private:
+    /// refresh() now if the page can be seen, else when it is next shown.
+    void refreshIfShown();
     void applyTheme();
     void updateBackButton();
 
@@ -49,6 +54,7 @@ private:
     ChartView* view_ = nullptr;
     QLabel* title_ = nullptr;
     QPushButton* back_ = nullptr;
+    bool stale_ = false; ///< a change arrived while the page was hidden
 };
 
 } // namespace concorde::ui

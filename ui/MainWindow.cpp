@@ -276,9 +276,11 @@ bool MainWindow::copyCurrentChart() {
 
 bool MainWindow::exportAllForReview(const QString& folder, QString* error, QStringList* written) {
     QList<ChartView*> charts;
-    for (ChartPage* page : pages_)
+    for (ChartPage* page : pages_) {
+        page->ensureCurrent(); // background tabs refresh only when shown
         if (page->chartView()->hasData())
             charts << page->chartView();
+    }
     if (!ChartExporter::exportAll(charts, folder, {}, {}, error, written))
         return false;
     const QSize size = overview_->isVisible() ? overview_->size() : QSize(1280, 800);

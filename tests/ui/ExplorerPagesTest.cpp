@@ -107,11 +107,16 @@ private slots:
         auto* cdf = page<CdfPage>(window);
         auto* series = page<TimeseriesPage>(window);
         QVERIFY(cdf && series);
-        QTRY_VERIFY(cdf->view()->hasData());
+        // Background tabs wait until shown; each fills when its tab is selected.
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(series);
         QTRY_VERIFY(series->view()->hasData());
+        const QString seriesBefore = series->view()->dataTable().toCsv();
+        tabs->setCurrentWidget(cdf);
+        QTRY_VERIFY(cdf->view()->hasData());
         QVERIFY(cdf->view()->highlightedResource() >= 0);
         const QString cdfBefore = cdf->view()->dataTable().toCsv();
-        const QString seriesBefore = series->view()->dataTable().toCsv();
 
         auto* slider = window.findChild<QSlider*>(QStringLiteral("slider_rob"));
         QVERIFY(slider);
@@ -119,8 +124,11 @@ private slots:
         QTest::mouseMove(slider, QPoint(slider->width() / 2, slider->height() / 2));
         QTest::mouseMove(slider, QPoint(slider->width() - 3, slider->height() / 2));
         QTRY_COMPARE(session->config().rob(), 128);
-        // While the button is still down the plotted data follows.
+        // While the button is still down the visible chart follows; the hidden one catches up
+        // when its tab is shown.
         QTRY_VERIFY(cdf->view()->dataTable().toCsv() != cdfBefore);
+        QCOMPARE(series->view()->dataTable().toCsv(), seriesBefore);
+        tabs->setCurrentWidget(series);
         QTRY_VERIFY(series->view()->dataTable().toCsv() != seriesBefore);
         QTest::mouseRelease(slider, Qt::LeftButton, {},
                             QPoint(slider->width() - 3, slider->height() / 2));
@@ -146,18 +154,25 @@ private slots:
             if (phases->view()->regionAt(QPointF(x, plot->height() / 2)) == 1)
                 target = QPoint(x + 3, plot->height() / 2);
         QVERIFY(!target.isNull());
-        const std::size_t full = page<TimeseriesPage>(window)->view()->series()->windows();
+        auto* series = page<TimeseriesPage>(window);
+        tabs->setCurrentWidget(series);
+        QTRY_VERIFY(series->view()->series() != nullptr);
+        const std::size_t full = series->view()->series()->windows();
+        tabs->setCurrentWidget(phases);
         QTest::mouseClick(plot, Qt::LeftButton, {}, target);
         QCOMPARE(window.bounds().drilledRegion(), int(entries[1].region));
-        // The other pages show that region.
-        auto* series = page<TimeseriesPage>(window);
-        QVERIFY(series->view()->series()->windows() < full);
+        // The other pages show that region (each as its tab is shown).
+        tabs->setCurrentWidget(series);
+        QTRY_VERIFY(series->view()->series()->windows() < full);
+        tabs->setCurrentWidget(page<CdfPage>(window));
         QVERIFY(page<CdfPage>(window)
                     ->findChild<QLabel*>(QStringLiteral("page_title"))
                     ->text()
                     .contains(QStringLiteral("region")));
+        tabs->setCurrentWidget(page<concorde::ui::ShapleyPage>(window));
         QCOMPARE(page<concorde::ui::ShapleyPage>(window)->view()->mode(),
                  concorde::ui::ShapleyView::Mode::Regions);
+        tabs->setCurrentWidget(series);
         auto* back = window.findChild<QAction*>(QStringLiteral("action_back"));
         QVERIFY(back && back->isEnabled());
         QCOMPARE(back->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Left));
