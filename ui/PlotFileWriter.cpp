@@ -10,16 +10,7 @@
 namespace concorde::ui {
 
 std::optional<PlotFileWriter::Format> PlotFileWriter::formatOf(const QString& path) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QLatin1String("png"))
-        return Format::Png;
-    if (suffix == QLatin1String("svg"))
-        return Format::Svg;
-    if (suffix == QLatin1String("pdf"))
-        return Format::Pdf;
-    if (suffix == QLatin1String("csv"))
-        return Format::Csv;
-    return std::nullopt;
+    return ChartExporter::formatOf(path);
 }
 
 QString PlotFileWriter::extensionList() {

@@ -4,6 +4,8 @@
 #include <QString>
 #include <optional>
 
+#include "ChartExporter.h"
+
 class QCustomPlot;
 
 namespace concorde::ui {
@@ -13,9 +15,9 @@ namespace concorde::ui {
 /// QCustomPlot::savePdf (vector), all through ChartExporter. The format follows the extension.
 class PlotFileWriter {
 public:
-    enum class Format { Png, Svg, Pdf, Csv };
+    using Format = ChartExporter::Format;
 
-    /// The format of `path` by its extension (case-insensitive), nullopt for anything else.
+    /// The format of `path` by its extension (ChartExporter::formatOf).
     static std::optional<Format> formatOf(const QString& path);
     /// ".png, .svg, .pdf or .csv" for messages.
     static QString extensionList();

@@ -4,6 +4,7 @@
 #include "../support/ErrorCapture.h"
 #include "../support/KernelTrace.h"
 #include "../support/RandomRecords.h"
+#include "../support/TinyExplorerDatabase.h"
 #include "bounds/GridBounds.h"
 #include "common/ConcordeError.h"
 #include "features/DistributionEncoder.h"
@@ -55,34 +56,10 @@ namespace {
 constexpr std::uint32_t kDatabaseWindow = 100;
 constexpr std::uint32_t kDatasetWindow = 200;
 
-/// The default grid shrunk to one or two values per parameter: two memory configurations and two
-/// values of most series parameters, so a region's series take milliseconds.
+/// Two memory configurations and two values of most series parameters, so a region's series
+/// take milliseconds (the grid the explorer tests use too).
 BoundsGrid tinyGrid() {
-    BoundsGrid grid = defaultBoundsGrid();
-    const auto set = [&](ParamId id, std::vector<double> values) {
-        grid[index(id)] = std::move(values);
-    };
-    set(ParamId::Rob, {64, 128});
-    set(ParamId::CommitWidth, {4});
-    set(ParamId::LoadQueue, {16, 48});
-    set(ParamId::StoreQueue, {32});
-    set(ParamId::AluIssue, {2, 4});
-    set(ParamId::FpIssue, {2});
-    set(ParamId::LsIssue, {2});
-    set(ParamId::LsPipes, {1, 2});
-    set(ParamId::LoadPipes, {0, 1});
-    set(ParamId::FetchWidth, {4});
-    set(ParamId::DecodeWidth, {4});
-    set(ParamId::RenameWidth, {4});
-    set(ParamId::FetchBuffers, {8});
-    set(ParamId::IcacheFills, {2, 8});
-    set(ParamId::BranchPredictor, {0, 1});
-    set(ParamId::BpMissPct, {2, 5});
-    set(ParamId::L1dKb, {32, 64});
-    set(ParamId::L1iKb, {64});
-    set(ParamId::L2Kb, {1024});
-    set(ParamId::PrefetchDegree, {0});
-    return grid;
+    return concorde::testing::tinyExplorerGrid();
 }
 
 CoreConfig randomOnGrid(const BoundsGrid& grid, std::mt19937_64& rng) {
