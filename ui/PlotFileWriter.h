@@ -1,10 +1,10 @@
 #pragma once
 
+#include "ChartExporter.h"
+
 #include <QSize>
 #include <QString>
 #include <optional>
-
-#include "ChartExporter.h"
 
 class QCustomPlot;
 
