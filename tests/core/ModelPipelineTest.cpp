@@ -170,32 +170,6 @@ std::string flipBlobByte(const std::filesystem::path& path, const std::string& t
     return error;
 }
 
-/// One region of a multi-region test program: a kernel and its parameters.
-struct RegionKernel {
-    std::string name;
-    std::map<std::string, std::string> params;
-    std::uint64_t iterations;
-};
-
-/// Writes a .ctrace with one region per kernel (warm-up, then the measured records) through
-/// TraceWriter.
-void writeProgram(const std::filesystem::path& path, const std::vector<RegionKernel>& regions) {
-    TraceInfo info;
-    info.commandLine = "model-pipeline-test " + path.stem().string();
-    info.source = "microbench";
-    TraceWriter writer(path, info, TraceWriter::Options{4096, 3});
-    std::uint64_t programStart = 0;
-    for (const auto& r : regions) {
-        const KernelTrace k = kernel(r.name, r.params, r.iterations);
-        writer.beginRegion(programStart + k.warmup, k.warmup);
-        for (const auto& record : k.records)
-            writer.append(record);
-        writer.endRegion();
-        programStart += k.records.size();
-    }
-    writer.finish();
-}
-
 /// Samples compare equal field by field, features bit for bit.
 bool sameSample(const DatasetSample& a, const DatasetSample& b) {
     return a.id == b.id && a.program == b.program && a.regionIndex == b.regionIndex &&
@@ -228,14 +202,14 @@ class ModelPipelineTest : public QObject {
         const auto alpha = file("alpha.ctrace");
         const auto beta = file("beta.ctrace");
         if (!std::filesystem::exists(alpha))
-            writeProgram(alpha, {{"stride-load", {{"ws_kb", "64"}}, 5},
-                                 {"branch-random", {{"warmup", "64"}}, 800},
-                                 {"rob-knee", {{"fillers", "32"}}, 60},
-                                 {"taken-groups", {}, 60}});
+            concorde::testing::writeTinyProgram(alpha, {{"stride-load", {{"ws_kb", "64"}}, 5},
+                                                        {"branch-random", {{"warmup", "64"}}, 800},
+                                                        {"rob-knee", {{"fillers", "32"}}, 60},
+                                                        {"taken-groups", {}, 60}});
         if (!std::filesystem::exists(beta))
-            writeProgram(beta, {{"independent", {{"class", "fp-add"}}, 16},
-                                {"pointer-chase", {{"ws_kb", "128"}}, 2},
-                                {"chain-int-alu", {}, 70}});
+            concorde::testing::writeTinyProgram(beta, {{"independent", {{"class", "fp-add"}}, 16},
+                                                       {"pointer-chase", {{"ws_kb", "128"}}, 2},
+                                                       {"chain-int-alu", {}, 70}});
         return {alpha, beta};
     }
 
