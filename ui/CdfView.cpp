@@ -3,6 +3,7 @@
 #include "ChartFormat.h"
 #include "explore/BoundResources.h"
 
+#include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -108,7 +109,7 @@ void CdfView::rebuild() {
     floor_ = std::max(1e-3, double(low) / 1.4);
     x->setScaleType(QCPAxis::stLogarithmic);
     x->setRange(floor_, std::max(double(high) * 1.4, floor_ * 10));
-    x->setTicker(logTicker(x->range().lower, x->range().upper));
+    x->setTicker(logTicker(x, x->range().lower, x->range().upper));
     auto yTicker = QSharedPointer<QCPAxisTickerFixed>(new QCPAxisTickerFixed);
     yTicker->setTickStep(0.2);
     y->setTicker(yTicker);
@@ -163,6 +164,7 @@ void CdfView::rebuild() {
     const bool leftHalf = std::log(median / x->range().lower) < std::log(x->range().upper / median);
     highlightLabel_->setPositionAlignment((leftHalf ? Qt::AlignLeft : Qt::AlignRight) |
                                           Qt::AlignVCenter);
+    highlightLabel_->setClipToAxisRect(false);
     highlightLabel_->setPadding(QMargins(6, 3, 6, 3));
     highlightLabel_->setText(tr("%1 binds %2 of windows")
                                  .arg(resourceName(dominant),
@@ -184,6 +186,23 @@ void CdfView::rebuild() {
     tracer_->setVisible(false);
     tracer_->setLayer(QStringLiteral("highlight"));
     plot()->replot();
+}
+
+void CdfView::afterLayout() {
+    // Keep the binding label inside the plot: on the side of its anchor with room for it.
+    if (!highlightLabel_)
+        return;
+    const QCPAxisRect* rect = highlightLabel_->position->keyAxis()->axisRect();
+    const double anchor = highlightLabel_->position->pixelPosition().x();
+    const QMargins padding = highlightLabel_->padding();
+    const double width =
+        QFontMetricsF(highlightLabel_->font()).horizontalAdvance(highlightLabel_->text()) +
+        padding.left() + padding.right() + 4;
+    const double roomRight = rect->right() - anchor, roomLeft = anchor - rect->left();
+    const Qt::Alignment side = width <= roomRight || (width > roomLeft && roomRight >= roomLeft)
+                                   ? Qt::AlignLeft
+                                   : Qt::AlignRight;
+    highlightLabel_->setPositionAlignment(side | Qt::AlignVCenter);
 }
 
 QString CdfView::hoverTextAt(const QPointF& pos) {

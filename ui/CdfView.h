@@ -54,6 +54,7 @@ public:
 
 protected:
     void rebuild() override;
+    void afterLayout() override;
 
 private:
     QString resourceName(int resource) const;

@@ -60,6 +60,22 @@ QSize effectiveSize(QCustomPlot& plot, const ChartExporter::Options& options, QS
     return fallback;
 }
 
+/// Lays a view out for the size of an export (legend placement, caption wrapping) and back for
+/// the widget afterwards.
+class ExportLayout {
+public:
+    ExportLayout(ChartView& view, const QSize& size) : view_(view) { view_.fitLayout(size); }
+    ~ExportLayout() {
+        view_.fitLayout(view_.plot()->size());
+        view_.plot()->replot(QCustomPlot::rpQueuedReplot);
+    }
+    ExportLayout(const ExportLayout&) = delete;
+    ExportLayout& operator=(const ExportLayout&) = delete;
+
+private:
+    ChartView& view_;
+};
+
 } // namespace
 
 std::optional<ChartExporter::Format> ChartExporter::formatOf(const QString& path) {
@@ -88,6 +104,7 @@ bool ChartExporter::exportView(ChartView& view, const QString& path, const Optio
                                QString* error) {
     Options resolved = options;
     resolved.size = sizeFor(view, options);
+    const ExportLayout layout(view, resolved.size);
     return exportPlot(*view.plot(), view.dataTable(), path, resolved, error);
 }
 
@@ -162,6 +179,7 @@ bool ChartExporter::exportPlot(QCustomPlot& plot, const ChartTable& table, const
 
 QImage ChartExporter::renderImage(ChartView& view, const Options& options) {
     const QSize size = sizeFor(view, options);
+    const ExportLayout layout(view, size);
     return view.plot()
         ->toPixmap(size.width(), size.height(), options.scale > 0 ? options.scale : 1.0)
         .toImage();

@@ -1,8 +1,12 @@
 #include "ChartView.h"
 
+#include "FittedTextTicker.h"
+
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <bit>
 #include <cmath>
 #include <qcustomplot.h>
 #include <vector>
@@ -43,6 +47,23 @@ ChartView::ChartView(const QString& viewName, QWidget* parent)
     legendColumn_->setRowStretchFactor(0, 0.001);
     plot_->legend->setLayer(QStringLiteral("legend"));
     plot_->legend->setVisible(true);
+    // Row 2: the caption; row 3: the legend when the chart is too narrow to have it beside.
+    captionElement_ = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->addElement(2, 0, captionElement_);
+    legendRow_ = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(3, 0, legendRow_);
+    // An empty grid's maximum width is zero, which would squeeze the whole column: a filler
+    // beside the legend's cell keeps the row as wide as the chart.
+    legendRow_->addElement(0, 1, new QCPLayoutElement(plot_));
+    plot_->plotLayout()->setRowStretchFactor(2, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(3, 0.001);
+    hideElement(titleElement_);
+    hideElement(captionElement_);
+    hideElement(legendRow_);
+    // Legend placement and caption wrapping follow the widget's size; tick labels are thinned
+    // once the layout has settled the axes' lengths.
+    connect(plot_, &QCustomPlot::beforeReplot, this, [this] { fitLayout(plot_->size()); });
+    connect(plot_, &QCustomPlot::afterLayout, this, &ChartView::refitTicks);
     // Highlighted series (the binding resource, the minimum) draw above the others.
     plot_->addLayer(QStringLiteral("highlight"), plot_->layer(QStringLiteral("main")),
                     QCustomPlot::limAbove);
@@ -56,7 +77,119 @@ void ChartView::setTheme(const ChartTheme& theme) {
 void ChartView::setTitle(const QString& title) {
     title_ = title;
     titleElement_->setText(title);
+    showElement(titleElement_, !title.isEmpty());
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setCaption(const QString& caption) {
+    caption_ = caption;
+    captionElement_->setText(caption);
+    showElement(captionElement_, !caption.isEmpty());
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::fitLayout(const QSize& size) {
+    const int width = std::max(size.width(), 200);
+    // The caption, wrapped at word boundaries to the chart's width.
+    if (!caption_.isEmpty()) {
+        const QString text = wrapped(caption_, captionElement_->font(), width - 24);
+        if (text != captionElement_->text())
+            captionElement_->setText(text);
+    }
+    QCPLegend* legend = plot_->legend;
+    if (!legend->visible()) {
+        placeLegend(legendBelow_, legendColumns_);
+        return;
+    }
+    // Cells of a wrapped legend may be empty: count and measure the items themselves.
+    int itemWidth = 0, itemHeight = 0, items = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (const QCPAbstractLegendItem* item = legend->item(i)) {
+            const QSize hint = item->minimumOuterSizeHint();
+            itemWidth = std::max(itemWidth, hint.width());
+            itemHeight = std::max(itemHeight, hint.height());
+            ++items;
+        }
+    const QMargins margins = legend->margins();
+    const int besideWidth = itemWidth + margins.left() + margins.right() + 16;
+    const int spacing = int(12 * theme_.fontScale);
+    int columns = std::clamp((width - 40) / (itemWidth + spacing), 1, std::max(items, 1));
+    // Balance the rows: 11 entries with room for 10 columns become 2 rows of 6 and 5.
+    const int rows = (items + columns - 1) / columns;
+    columns = (items + rows - 1) / std::max(rows, 1);
+    const int belowHeight =
+        rows * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom() + 8;
+    // Beside while it takes at most 30 % of the width; else below while that takes at most
+    // 35 % of the height; else wherever it takes the smaller share of the chart.
+    const double besideShare = double(besideWidth) / width;
+    const double belowShare = double(belowHeight) / std::max(size.height(), 150);
+    // Beside, the legend has the height of the main plot only: the title, the caption and any
+    // rows under the plot (the timeseries band) and the axes take the rest.
+    int besideRoom = size.height() - int(90 * theme_.fontScale);
+    if (!title_.isEmpty())
+        besideRoom -=
+            static_cast<QCPLayoutElement*>(titleElement_)->minimumOuterSizeHint().height();
+    if (!caption_.isEmpty())
+        besideRoom -=
+            static_cast<QCPLayoutElement*>(captionElement_)->minimumOuterSizeHint().height();
+    for (int row = 1; row < body_->rowCount(); ++row)
+        if (body_->hasElement(row, 0))
+            besideRoom -= body_->element(row, 0)->minimumOuterSizeHint().height();
+    const int besideHeight =
+        items * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom();
+    const bool besideFits = besideHeight <= besideRoom;
+    const bool below =
+        !besideFits || (besideShare > 0.3 && (belowShare <= 0.35 || belowShare < besideShare));
+    placeLegend(below, below ? columns : 1);
+}
+
+void ChartView::placeLegend(bool below, int columns) {
+    QCPLegend* legend = plot_->legend;
+    const bool moved = below != legendBelow_;
+    if (moved) {
+        QCPLayoutGrid* from = below ? legendColumn_ : legendRow_;
+        QCPLayoutGrid* to = below ? legendRow_ : legendColumn_;
+        from->take(legend);
+        to->addElement(0, 0, legend);
+        legendBelow_ = below;
+    }
+    if (moved || columns != legendColumns_ || legend->wrap() != (below ? columns : 0)) {
+        legend->setColumnSpacing(int(12 * theme_.fontScale));
+        legend->setWrap(below ? columns : 0);
+        legend->setFillOrder(below ? QCPLayoutGrid::foColumnsFirst : QCPLayoutGrid::foRowsFirst,
+                             true);
+        legendColumns_ = columns;
+    }
+    const bool shown = legend->visible();
+    showElement(legendColumn_, shown && !below);
+    showElement(legendRow_, shown && below);
+    if (below)
+        legendRow_->setMinimumMargins(QMargins(8, 2, 8, 6));
+}
+
+QString ChartView::wrapped(const QString& text, const QFont& font, double width) const {
+    const QFontMetricsF metrics(font);
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        for (const QString& word : paragraph.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+            const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && metrics.horizontalAdvance(candidate) > width) {
+                lines.push_back(line);
+                line = word;
+            } else {
+                line = candidate;
+            }
+        }
+        lines.push_back(line);
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ChartView::refitTicks() {
+    for (QCPAxisRect* rect : plot_->axisRects())
+        rect->update(QCPLayoutElement::upPreparation);
+    afterLayout();
 }
 
 void ChartView::setEmptyMessage(const QString& message) {
@@ -92,6 +225,12 @@ QCPAxisRect* ChartView::resetPlot() {
     titleElement_->setFont(theme_.font(1.3));
     titleElement_->setTextColor(theme_.foreground);
     titleElement_->setText(title_);
+    captionElement_->setFont(theme_.font(1.0));
+    captionElement_->setTextColor(theme_.foreground);
+    // Views that want a caption set it again in their rebuild().
+    caption_.clear();
+    captionElement_->setText(QString());
+    hideElement(captionElement_);
     styleAxisRect(rect);
     QCPLegend* legend = plot_->legend;
     legend->setFont(theme_.font(1.0));
@@ -101,9 +240,8 @@ QCPAxisRect* ChartView::resetPlot() {
     legend->setIconSize(QSize(int(22 * theme_.fontScale), int(12 * theme_.fontScale)));
     legend->setRowSpacing(int(2 * theme_.fontScale));
     legend->setMargins(QMargins(7, 5, 7, 5));
-    legend->setVisible(true);
     legendColumn_->setMinimumMargins(QMargins(4, 4, 8, 4));
-    legendColumn_->setVisible(true);
+    setLegendVisible(true);
     return rect;
 }
 
@@ -145,12 +283,37 @@ void ChartView::showEmptyMessage() {
 
 void ChartView::setLegendVisible(bool visible) {
     plot_->legend->setVisible(visible);
-    legendColumn_->setVisible(visible);
-    // An invisible element still takes its minimum width; drop it from the width computation.
-    legendColumn_->setMaximumSize(visible ? QWIDGETSIZE_MAX : 0, QWIDGETSIZE_MAX);
+    showElement(legendColumn_, visible && !legendBelow_);
+    showElement(legendRow_, visible && legendBelow_);
 }
 
-QSharedPointer<QCPAxisTicker> ChartView::logTicker(double lower, double upper) {
+void ChartView::showElement(QCPLayoutElement* element, bool shown) {
+    if (auto* text = qobject_cast<QCPTextElement*>(element)) {
+        // A text element keeps a line's height even when empty and capped: take it out of the
+        // layout while hidden (row 0: the title, row 2: the caption).
+        const int row = text == titleElement_ ? 0 : 2;
+        QCPLayoutGrid* layout = plot_->plotLayout();
+        const bool inLayout = layout->hasElement(row, 0) && layout->element(row, 0) == text;
+        if (shown && !inLayout)
+            layout->addElement(row, 0, text);
+        else if (!shown && inLayout)
+            layout->take(text);
+        text->setVisible(shown);
+        return;
+    }
+    element->setVisible(shown);
+    // An invisible element still takes its minimum size in the layout; cap it to nothing.
+    element->setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    if (!shown)
+        element->setMaximumSize(element == legendColumn_ ? 0 : QWIDGETSIZE_MAX,
+                                element == legendColumn_ ? QWIDGETSIZE_MAX : 0);
+}
+
+void ChartView::hideElement(QCPLayoutElement* element) {
+    showElement(element, false);
+}
+
+QSharedPointer<QCPAxisTicker> ChartView::logTicker(QCPAxis* axis, double lower, double upper) {
     lower = std::max(lower, 1e-6);
     upper = std::max(upper, lower * 1.0001);
     const double decades = std::log10(upper / lower);
@@ -158,13 +321,25 @@ QSharedPointer<QCPAxisTicker> ChartView::logTicker(double lower, double upper) {
                                               ? std::vector<double>{1, 1.5, 2, 3, 4, 5, 6, 8}
                                           : decades < 4.5 ? std::vector<double>{1, 2, 5}
                                                           : std::vector<double>{1, 3};
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    ticker->setSubTickCount(0);
+    auto ticker = QSharedPointer<FittedTextTicker>(new FittedTextTicker(axis));
     for (int e = -4; e <= 4; ++e)
         for (const double m : mantissas) {
             const double v = m * std::pow(10.0, e);
-            ticker->addTick(v, QString::number(v, 'g', 6));
+            // Decades first, then 5s, then 2s and 3s, then the rest.
+            const int priority = m == 1 ? 0 : m == 5 ? 1 : (m == 2 || m == 3) ? 2 : 3;
+            ticker->addTick(v, QString::number(v, 'g', 6), priority);
         }
+    return ticker;
+}
+
+QSharedPointer<QCPAxisTicker> ChartView::sequenceTicker(QCPAxis* axis, const QStringList& labels,
+                                                        const QVector<double>& positions) {
+    auto ticker = QSharedPointer<FittedTextTicker>(new FittedTextTicker(axis));
+    for (int i = 0; i < labels.size(); ++i) {
+        // The first label, then every 32nd, 16th, ... 2nd, then all: regular thinning.
+        const int priority = i == 0 ? 0 : std::max(1, 6 - std::countr_zero(unsigned(i)));
+        ticker->addTick(i < positions.size() ? positions[i] : double(i), labels[i], priority);
+    }
     return ticker;
 }
 

@@ -10,8 +10,10 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QCPAxis;
 class QCPAxisRect;
 class QCPAxisTicker;
+class QCPLayoutElement;
 class QCPLayoutGrid;
 class QCPLegend;
 class QCPTextElement;
@@ -21,10 +23,12 @@ namespace concorde::ui {
 
 /// The common part of the explorer's charts (CDF, timeseries, Shapley, phases): a QCustomPlot
 /// with a title row, a theme, a legend beside the plot (never clipped: it sits in its own layout
-/// column, sized to its entries), hover text shown as a tooltip, and the plotted data as a table
-/// for CSV export. Views take immutable data through their setters and redraw from it; they know
-/// nothing of the Session or the database, so the main window and the headless export mode can
-/// drive them alike. ChartExporter writes any ChartView to PNG, SVG, PDF or CSV.
+/// column, sized to its entries) or, when the chart is too narrow for that, below it in as many
+/// columns as fit, an optional caption under the plot wrapped to the chart's width, hover text
+/// shown as a tooltip, and the plotted data as a table for CSV export. Views take immutable data
+/// through their setters and redraw from it; they know nothing of the Session or the database, so
+/// the main window and the headless export mode can drive them alike. ChartExporter writes any
+/// ChartView to PNG, SVG, PDF or CSV.
 class ChartView : public QWidget {
     Q_OBJECT
 
@@ -57,6 +61,15 @@ public:
     /// Size an export uses when none is given and the widget has never been laid out.
     virtual QSize defaultExportSize() const { return {1280, 800}; }
 
+    /// Arranges the legend (beside or below the plot) and wraps the caption for a chart of
+    /// `size` pixels. Runs before every replot of the widget; exports call it with their size.
+    void fitLayout(const QSize& size);
+    /// Whether the legend currently sits below the plot (the chart was too narrow beside it).
+    bool legendBelow() const { return legendBelow_; }
+    /// The text under the plot (e.g. what a window is), wrapped to the chart's width.
+    void setCaption(const QString& caption);
+    const QString& caption() const { return caption_; }
+
 signals:
     /// The pointer moved over the plot; `text` is the hover text (empty when over nothing).
     void hovered(const QString& text);
@@ -77,9 +90,17 @@ protected:
     QPen pen(const QColor& colour, double widthFactor = 1.0,
              Qt::PenStyle style = Qt::SolidLine) const;
 
-    /// Ticks for a logarithmic axis showing [lower, upper], labelled at 1-2-5 steps (finer over
-    /// a short range, sparser over many decades), so a log axis never has just one label.
-    static QSharedPointer<QCPAxisTicker> logTicker(double lower, double upper);
+    /// Ticks for a logarithmic `axis` showing [lower, upper], labelled at 1-2-5 steps (finer
+    /// over a short range, sparser over many decades), so a log axis never has just one label;
+    /// where labels would overlap, the decades stay and the steps between them go.
+    static QSharedPointer<QCPAxisTicker> logTicker(QCPAxis* axis, double lower, double upper);
+    /// Sequence labels (region indices, names) on `axis` at positions 0, 1, 2...: thinned to
+    /// every 2nd, 4th, 8th... where they would overlap, always keeping the first.
+    static QSharedPointer<QCPAxisTicker> sequenceTicker(QCPAxis* axis, const QStringList& labels,
+                                                        const QVector<double>& positions = {});
+    /// Called after each layout, when pixel positions are final (e.g. to keep a label inside the
+    /// plot). The default does nothing.
+    virtual void afterLayout() {}
 
     /// The layout grid below the title: (0, 0) main axis rect, (0, 1) the legend column. Views
     /// may add rows (e.g. the timeseries band).
@@ -87,12 +108,24 @@ protected:
 
 private:
     void onMouseMove(QMouseEvent* event);
+    /// Regenerates every axis' ticks once the layout is final (ticks are made before layout).
+    void refitTicks();
+    void placeLegend(bool below, int columns);
+    void showElement(QCPLayoutElement* element, bool shown);
+    void hideElement(QCPLayoutElement* element);
+    QString wrapped(const QString& text, const QFont& font, double width) const;
 
     QString viewName_;
     QCustomPlot* plot_ = nullptr;
     QCPTextElement* titleElement_ = nullptr;
     QCPLayoutGrid* body_ = nullptr;
     QCPLayoutGrid* legendColumn_ = nullptr;
+    QCPLayoutGrid* legendRow_ = nullptr;
+    QCPTextElement* captionElement_ = nullptr;
+    bool legendBelow_ = false;
+    int legendColumns_ = 1;
+    QString caption_;
+    QSize fittedSize_;
     ChartTheme theme_;
     QString title_;
     QString emptyMessage_;

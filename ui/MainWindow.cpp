@@ -40,6 +40,7 @@
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace concorde::ui {
 namespace {
@@ -406,6 +407,7 @@ void MainWindow::buildStatusBar(const PresetLibrary& presets) {
     statusBar()->addWidget(summary, 1);
     databaseLabel_ = new QLabel;
     databaseLabel_->setObjectName(QStringLiteral("database_status"));
+    databaseLabel_->setContentsMargins(16, 0, 0, 0); // apart from the clipped summary
     statusBar()->addPermanentWidget(databaseLabel_);
 }
 
@@ -488,11 +490,20 @@ void MainWindow::applyTheme() {
     panel_->setFont(theme.font(1.0, false)); // explicitly not bold
     if (theme.projector() && !isFullScreen()) {
         fullScreenForProjector_ = true;
+        geometryBeforeProjector_ = geometry();
         fitScreen();
+        // Again once the projector fonts have reached every widget's size hint.
+        QMetaObject::invokeMethod(this, &MainWindow::fitScreen, Qt::QueuedConnection);
+        // Also take the screen's whole area ourselves: without a window manager (a bare X
+        // server on a presentation machine, Xvfb) the full-screen request alone does nothing.
+        if (const QScreen* display = screen())
+            setGeometry(display->geometry());
         showFullScreen();
     } else if (!theme.projector() && fullScreenForProjector_) {
         fullScreenForProjector_ = false;
         showNormal();
+        if (geometryBeforeProjector_.isValid())
+            setGeometry(geometryBeforeProjector_);
     }
 }
 
@@ -502,8 +513,16 @@ void MainWindow::fitScreen() {
     // brings them back.
     auto* dock = findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
     const QScreen* display = screen();
-    if (!dock || !dock->isVisible() || !display ||
-        minimumSizeHint().width() <= display->availableGeometry().width())
+    // The window's own hint can lag behind a font change; the dock and the central area's
+    // hints are measured directly.
+    // In projector mode the charts need room to be read from the back of the room: at least
+    // 1000 pixels beside the parameters, or the parameters go.
+    const int chartWidth = std::max(centralWidget()->minimumSizeHint().width(),
+                                    session_.theme().projector() ? 1000 : 0);
+    const int needed =
+        std::max(minimumSizeHint().width(), dock ? dock->sizeHint().width() + chartWidth : 0);
+    // isHidden, not isVisible: this also runs from the constructor, before the window is shown.
+    if (!dock || dock->isHidden() || !display || needed <= display->availableGeometry().width())
         return;
     dock->hide();
     statusBar()->showMessage(tr("Parameters hidden to fit the screen: View ▸ Parameters shows "

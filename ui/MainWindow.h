@@ -2,6 +2,7 @@
 
 #include <QList>
 #include <QMainWindow>
+#include <QRect>
 #include <QStringList>
 
 class QAction;
@@ -108,6 +109,7 @@ private:
     OverviewView* overview_ = nullptr;
     QAction* backAction_ = nullptr;
     bool fullScreenForProjector_ = false;
+    QRect geometryBeforeProjector_; ///< restored when projector mode ends
 };
 
 } // namespace concorde::ui

@@ -76,11 +76,10 @@ void PhasesView::rebuild() {
     y->setLabel(known ? tr("Predicted CPI") : tr("(no CPI model in the database)"));
     y->setTickLabels(known);
 
-    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-    const int step = n > 32 ? (n + 31) / 32 : 1;
-    for (int k = 0; k < n; k += step)
-        ticker->addTick(k, QString::number(entries[std::size_t(k)].regionIndex));
-    x->setTicker(ticker);
+    QStringList regionNumbers;
+    for (int k = 0; k < n; ++k)
+        regionNumbers.push_back(QString::number(entries[std::size_t(k)].regionIndex));
+    x->setTicker(sequenceTicker(x, regionNumbers));
     x->grid()->setVisible(false);
     x->setRange(-0.6, n - 0.4);
 

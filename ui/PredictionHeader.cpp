@@ -47,6 +47,8 @@ PredictionHeader::PredictionHeader(Session& session, QWidget* parent)
     // The second and third lines wrap instead of widening the window (projector fonts).
     accuracy_->setWordWrap(true);
     warning_->setWordWrap(true);
+    // So does the delta beside the CPI ("▲ +78.3 % vs baseline (0.883)").
+    delta_->setWordWrap(true);
     cpi_->setToolTip(tr("Predicted cycles per instruction of the selected program: the "
                         "instruction-weighted mean of its regions' CPIs"));
     ipc_->setToolTip(tr("Instructions per cycle (1 / CPI)"));
@@ -57,8 +59,7 @@ PredictionHeader::PredictionHeader(Session& session, QWidget* parent)
     readout->addWidget(selector_);
     readout->addSpacing(12);
     readout->addWidget(cpi_);
-    readout->addWidget(delta_);
-    readout->addStretch(1);
+    readout->addWidget(delta_, 1);
     // IPC and the accuracy on a second line, which wraps: the header never makes the window
     // wider than a projector's screen.
     auto* details = new QHBoxLayout;

@@ -179,7 +179,7 @@ void TimeseriesView::rebuild() {
     const double upper =
         std::min(64.0 * 1.3, std::max({highMinimum * 3.0, highReference * 1.5, low * 10.0}));
     y->setRange(low / 1.3, upper);
-    y->setTicker(logTicker(y->range().lower, y->range().upper));
+    y->setTicker(logTicker(y, y->range().lower, y->range().upper));
 
     // Region boundaries.
     const auto& starts = s.segmentStarts();
@@ -202,17 +202,18 @@ void TimeseriesView::rebuild() {
         top->setSubTicks(false);
         top->grid()->setVisible(false);
         top->setBasePen(Qt::NoPen);
-        auto regions = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
-        const std::size_t stride = starts.size() > 24 ? 2 : 1;
-        for (std::size_t k = 0; k < starts.size(); k += stride) {
+        QStringList names;
+        QVector<double> centres;
+        for (std::size_t k = 0; k < starts.size(); ++k) {
             const std::size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
             QString name = QString::fromStdString(s.segmentLabels()[k]);
             const int space = int(name.lastIndexOf(QLatin1Char(' ')));
             if (space >= 0 && name.startsWith(QString::fromStdString(s.label())))
                 name = QStringLiteral("r") + name.mid(space + 1);
-            regions->addTick(0.5 * double(starts[k] + end) - 0.5, name);
+            names.push_back(name);
+            centres.push_back(0.5 * double(starts[k] + end) - 0.5);
         }
-        top->setTicker(regions);
+        top->setTicker(sequenceTicker(top, names, centres));
         top->setRange(x->range());
         top->setTickLabelFont(theme().font(0.9));
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), top,
@@ -240,12 +241,14 @@ void TimeseriesView::rebuild() {
     by->grid()->setVisible(false);
     bx->grid()->setVisible(false);
     bx->setRange(x->range());
-    QString axisLabel = tr("Window (%1 instructions each)").arg(windowSize_);
+    bx->setLabel(tr("Window (%1 instructions each)").arg(windowSize_));
+    // The rest of the explanation goes in the caption, which wraps to the chart's width.
+    QStringList notes;
     if (starts.size() > 1)
-        axisLabel += tr("; dotted lines separate regions");
+        notes.push_back(tr("Dotted lines separate regions."));
     if (referenceGraph_ && !referenceDescription_.isEmpty())
-        axisLabel += QLatin1Char('\n') + tr("simulated IPC: %1").arg(referenceDescription_);
-    bx->setLabel(axisLabel);
+        notes.push_back(tr("Simulated IPC: %1.").arg(referenceDescription_));
+    setCaption(notes.join(QLatin1Char(' ')));
     bandRect_->setRangeDrag(Qt::Horizontal);
     bandRect_->setRangeZoom(Qt::Horizontal);
     connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bx,
