@@ -8,12 +8,25 @@
 #include "store/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent>
 #include <exception>
+#include <optional>
 
 namespace concorde::ui {
+namespace {
+
+/// Whether `ref` was taken from `database`. Compares ownership, not addresses: the weak pointer
+/// keeps its control block, so a database opened later never compares equal, even at the
+/// address of one since freed.
+bool sameDatabase(const std::weak_ptr<const ExplorerModel>& ref, const ExplorerPtr& database) {
+    return !ref.owner_before(database) && !database.owner_before(ref);
+}
+
+} // namespace
 
 PhasesPage::PhasesPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
-    : ChartPage(session, bounds, parent) {
+    : ChartPage(session, bounds, parent), clusterInBackground_(bounds != nullptr) {
     setObjectName(QStringLiteral("view_phases"));
     view_ = new PhasesView(this);
     setView(view_);
@@ -44,10 +57,12 @@ void PhasesPage::refresh() {
         return;
     }
     bool computed = false;
+    bool pending = false;
     if (!timeline.hasPhases()) {
-        const auto& phases = computedPhases(program);
-        if (!phases.empty()) {
-            timeline.setPhases(phases);
+        const RegionPhases* phases = clusteredPhases(program);
+        pending = phases == nullptr;
+        if (phases && !phases->empty()) {
+            timeline.setPhases(*phases);
             computed = true;
         }
     }
@@ -57,9 +72,18 @@ void PhasesPage::refresh() {
             selected = int(i);
     view_->setTimeline(std::move(timeline));
     view_->setSelectedRegion(selected);
-    setTitle(tr("Regions of %1 by phase%2 — click a region to drill into it")
-                 .arg(session().program(),
-                      computed ? tr(" (phases clustered here, not stored)") : QString()));
+    if (pending)
+        setTitle(tr("Regions of %1 — clustering phases… (click a region to drill into it)")
+                     .arg(session().program()));
+    else
+        setTitle(tr("Regions of %1 by phase%2 — click a region to drill into it")
+                     .arg(session().program(),
+                          computed ? tr(" (phases clustered here, not stored)") : QString()));
+}
+
+bool PhasesPage::isClustering() const {
+    return sameDatabase(phasesFor_, session().explorer()) &&
+           clustering_.count(session().program().toStdString()) > 0;
 }
 
 void PhasesPage::activate(int entry) {
@@ -69,28 +93,75 @@ void PhasesPage::activate(int entry) {
     bounds().drillInto(int(entries[std::size_t(entry)].region));
 }
 
-const std::vector<std::pair<std::int64_t, std::int64_t>>&
-PhasesPage::computedPhases(const std::string& program) {
-    if (phasesFor_ != bounds().bounds().get()) {
-        phases_.clear();
-        phasesFor_ = bounds().bounds().get();
+void PhasesPage::followDatabase() {
+    if (sameDatabase(phasesFor_, session().explorer()))
+        return;
+    phasesFor_ = session().explorer();
+    phases_.clear();
+    clustering_.clear(); // their results will be dropped on arrival
+}
+
+const PhasesPage::RegionPhases* PhasesPage::clusteredPhases(const std::string& program) {
+    followDatabase();
+    if (auto found = phases_.find(program); found != phases_.end())
+        return &found->second;
+    if (clusterInBackground_) {
+        if (!clustering_.count(program))
+            startClustering(program);
+        return nullptr;
     }
-    auto found = phases_.find(program);
-    if (found != phases_.end())
-        return found->second;
-    std::vector<std::pair<std::int64_t, std::int64_t>> phases;
+    return &phases_.emplace(program, cluster(*session().explorer(), program)).first->second;
+}
+
+void PhasesPage::startClustering(const std::string& program) {
+    clustering_.insert(program);
+    // The job holds the database until it ends, so it may outlive the page and the session's
+    // switch to another database; the watcher, a child of the page, dies with the page.
+    const ExplorerPtr explorer = session().explorer();
+    const DatabaseRef database = explorer;
+    auto* watcher = new QFutureWatcher<RegionPhases>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, database, program] {
+        watcher->deleteLater();
+        finishClustering(database, program, watcher->result());
+    });
+    watcher->setFuture(
+        QtConcurrent::run([explorer, program] { return cluster(*explorer, program); }));
+}
+
+void PhasesPage::finishClustering(const DatabaseRef& database, const std::string& program,
+                                  RegionPhases phases) {
+    if (!sameDatabase(database, session().explorer()))
+        return; // computed on a database that has since been replaced
+    followDatabase();
+    clustering_.erase(program);
+    phases_[program] = std::move(phases);
+    if (program == session().program().toStdString())
+        refresh();
+}
+
+PhasesPage::RegionPhases PhasesPage::cluster(const ExplorerModel& explorer,
+                                             const std::string& program) {
+    // A read-only connection of its own: clustering through the shared one would hold its lock
+    // for the whole run and stall the pages that read the database on the UI thread.
+    std::optional<FeatureDatabase> own;
     try {
-        const DatabasePhases::Program result =
-            session().explorer()->withDatabase([&](FeatureDatabase& database) {
-                return DatabasePhases::compute(database, program, DatabasePhases::Options{});
-            });
+        own.emplace(FeatureDatabase::openReadOnly(explorer.path()));
+    } catch (const std::exception&) {
+        own.reset(); // e.g. the file was moved since: the shared connection still works
+    }
+    const auto compute = [&](FeatureDatabase& database) {
+        return DatabasePhases::compute(database, program, DatabasePhases::Options{});
+    };
+    RegionPhases phases;
+    try {
+        const DatabasePhases::Program result = own ? compute(*own) : explorer.withDatabase(compute);
         for (std::size_t i = 0; i < result.regionIds.size() && i < result.clusters.phaseOf.size();
              ++i)
             phases.emplace_back(result.regionIds[i], std::int64_t(result.clusters.phaseOf[i]));
     } catch (const std::exception&) {
         phases.clear();
     }
-    return phases_.emplace(program, std::move(phases)).first->second;
+    return phases;
 }
 
 } // namespace concorde::ui

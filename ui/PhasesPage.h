@@ -4,9 +4,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace concorde {
+class ExplorerModel;
+}
 
 namespace concorde::ui {
 
@@ -16,6 +22,13 @@ class PhasesView;
 /// phase (stored in the database, else clustered in memory with DatabasePhases — the database
 /// is never written), with the predicted CPI at the sliders' configuration. Clicking a region
 /// drills every page into it (ExplorerBounds::drillInto); Back returns to the whole program.
+///
+/// Clustering a program takes about half a second, so in a window (pages sharing their
+/// ExplorerBounds) it runs on a worker thread: meanwhile the regions are shown in one neutral
+/// colour and the title says so, and the page refreshes when the phases arrive. Results are kept
+/// per program for the database they were computed from; those of a database replaced in the
+/// meantime are dropped. A page that loads its own bounds on the calling thread (the headless
+/// export) clusters there too.
 class PhasesPage : public ChartPage {
     Q_OBJECT
 
@@ -24,16 +37,31 @@ public:
                         QWidget* parent = nullptr);
     PhasesView* view() const { return view_; }
     void refresh() override;
+    /// Whether the phases of the selected program are being clustered in the background.
+    bool isClustering() const;
 
 private:
+    /// (region id, phase) pairs, as ProgramTimeline::setPhases takes them.
+    using RegionPhases = std::vector<std::pair<std::int64_t, std::int64_t>>;
+    using DatabaseRef = std::weak_ptr<const ExplorerModel>;
+
     void activate(int entry);
-    /// Phases computed for `program` (cached per database), empty when clustering failed.
-    const std::vector<std::pair<std::int64_t, std::int64_t>>&
-    computedPhases(const std::string& program);
+    /// The clustered phases of `program` in the open database (empty when clustering failed), or
+    /// nullptr while they are being computed in the background (started here when needed).
+    const RegionPhases* clusteredPhases(const std::string& program);
+    void startClustering(const std::string& program);
+    void finishClustering(const DatabaseRef& database, const std::string& program,
+                          RegionPhases phases);
+    /// Forgets the results of a database that is no longer the session's.
+    void followDatabase();
+    /// Clusters `program` (any thread); empty on failure.
+    static RegionPhases cluster(const ExplorerModel& explorer, const std::string& program);
 
     PhasesView* view_ = nullptr;
-    const void* phasesFor_ = nullptr; ///< the bounds the cache belongs to
-    std::map<std::string, std::vector<std::pair<std::int64_t, std::int64_t>>> phases_;
+    bool clusterInBackground_ = true;
+    DatabaseRef phasesFor_;                      ///< the database the two members below belong to
+    std::map<std::string, RegionPhases> phases_; ///< finished, per program
+    std::set<std::string> clustering_;           ///< programs being clustered
 };
 
 } // namespace concorde::ui

@@ -37,11 +37,25 @@ void ShapleyPage::refresh() {
                      : nullptr);
     }
     panel_->setCurrentConfigs(session().baseline(), session().config());
-    const bool drilled = bounds().drilledRegion() >= 0;
-    panel_->showProgram(drilled ? session().program() : QString());
-    setTitle(drilled ? tr("Shapley attribution per region of %1 (drilled into %2)")
-                           .arg(session().program(), bounds().selectionLabel())
-                     : tr("Shapley attribution: baseline → target, per program"));
+    // The drilled region, as the report labels it (its region index).
+    QString program, region;
+    const int drilled = bounds().drilledRegion();
+    if (drilled >= 0 && bounds().bounds()) {
+        const DatabaseBounds::Region& r = bounds().bounds()->regions()[std::size_t(drilled)];
+        program = QString::fromStdString(r.program);
+        region = QString::number(r.regionIndex);
+    }
+    // Follow the drill-down only when it changes, so that a slider drag keeps the mode the user
+    // picked in the panel.
+    const QString drill = region.isEmpty() ? QString() : program + QLatin1Char('\n') + region;
+    if (drill != shownDrill_) {
+        shownDrill_ = drill;
+        panel_->showRegion(program, region);
+    }
+    setTitle(region.isEmpty()
+                 ? tr("Shapley attribution: baseline → target, per program")
+                 : tr("Shapley attribution of %1, beside the whole program for context")
+                       .arg(bounds().selectionLabel()));
 }
 
 bool ShapleyPage::computeNow(QString* error) {

@@ -12,7 +12,8 @@ class ShapleyView;
 
 /// The Shapley tab: a ShapleyPanel fed with the session's model, the presets, and the session's
 /// baseline and current sliders as choices for baseline and target. Drilling into a region (the
-/// phases tab) shows that region's program per region; Back shows every program again.
+/// phases tab) shows that region's attribution beside its whole program's; Back shows every
+/// program again.
 class ShapleyPage : public ChartPage {
     Q_OBJECT
 
@@ -29,6 +30,7 @@ public:
 private:
     ShapleyPanel* panel_ = nullptr;
     const void* explorer_ = nullptr; ///< the model the panel was given
+    QString shownDrill_;             ///< the drilled region shown ("program\nregion"), or empty
 };
 
 } // namespace concorde::ui

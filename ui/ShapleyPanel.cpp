@@ -17,6 +17,9 @@ namespace {
 const QString kSessionBaseline = QStringLiteral("session baseline");
 const QString kCurrentSliders = QStringLiteral("current sliders");
 
+/// Entries of the mode picker; the last exists only while a region is chosen.
+enum ModeEntry { kAllPrograms = 0, kRegionsOfProgram = 1, kOneRegion = 2 };
+
 } // namespace
 
 ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
@@ -42,6 +45,13 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
     progressBar_->setRange(0, 1000);
     progressBar_->setTextVisible(true);
     progressBar_->setFormat(QStringLiteral("%p %"));
+    // The pickers stay as wide as their longest entry in the current font. The default policy
+    // measures once, at the first show: after projector mode enlarged the font, the layout
+    // squeezed them back to the old width and they read "session base…".
+    for (QComboBox* box : {baselineBox_, targetBox_, modeBox_, programBox_}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        box->setSizePolicy(QSizePolicy::Minimum, QSizePolicy::Fixed);
+    }
     statusLabel_ = new QLabel(this);
     statusLabel_->setObjectName(QStringLiteral("shapley_status"));
     statusLabel_->setTextFormat(Qt::PlainText);
@@ -75,7 +85,7 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
     connect(programBox_, &QComboBox::currentTextChanged, view_, &ShapleyView::setProgram);
     connect(view_, &ShapleyView::programActivated, this, [this](const QString& program) {
         programBox_->setCurrentText(program);
-        modeBox_->setCurrentIndex(1);
+        modeBox_->setCurrentIndex(kRegionsOfProgram);
     });
     fillPickers();
     showModeControls();
@@ -285,21 +295,52 @@ void ShapleyPanel::onJobEnded() {
 }
 
 void ShapleyPanel::showProgram(const QString& program) {
+    dropRegionMode();
     if (program.isEmpty()) {
-        modeBox_->setCurrentIndex(0);
+        modeBox_->setCurrentIndex(kAllPrograms);
         return;
     }
     if (programBox_->findText(program) < 0)
         programBox_->addItem(program);
     programBox_->setCurrentText(program);
     view_->setProgram(program);
-    modeBox_->setCurrentIndex(1);
+    modeBox_->setCurrentIndex(kRegionsOfProgram);
+}
+
+void ShapleyPanel::showRegion(const QString& program, const QString& region) {
+    if (region.isEmpty()) {
+        showProgram(QString());
+        return;
+    }
+    if (programBox_->findText(program) < 0)
+        programBox_->addItem(program);
+    programBox_->setCurrentText(program);
+    view_->setProgram(program);
+    view_->setRegion(region);
+    const QString entry = tr("Region %1 of %2").arg(region, program);
+    if (modeBox_->count() <= kOneRegion)
+        modeBox_->addItem(entry);
+    else
+        modeBox_->setItemText(kOneRegion, entry);
+    modeBox_->setCurrentIndex(kOneRegion);
+    showModeControls(); // also when the entry was already current
+}
+
+void ShapleyPanel::dropRegionMode() {
+    if (modeBox_->count() <= kOneRegion)
+        return;
+    if (modeBox_->currentIndex() == kOneRegion)
+        modeBox_->setCurrentIndex(kAllPrograms);
+    modeBox_->removeItem(kOneRegion);
+    view_->setRegion(QString());
 }
 
 void ShapleyPanel::showModeControls() {
-    const bool regions = modeBox_->currentIndex() == 1;
-    programBox_->setVisible(regions);
-    view_->setMode(regions ? ShapleyView::Mode::Regions : ShapleyView::Mode::Programs);
+    const int mode = modeBox_->currentIndex();
+    programBox_->setVisible(mode == kRegionsOfProgram);
+    view_->setMode(mode == kOneRegion          ? ShapleyView::Mode::Region
+                   : mode == kRegionsOfProgram ? ShapleyView::Mode::Regions
+                                               : ShapleyView::Mode::Programs);
 }
 
 void ShapleyPanel::updateControls() {

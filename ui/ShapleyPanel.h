@@ -25,11 +25,12 @@ namespace concorde::ui {
 class ShapleyView;
 
 /// The Shapley view with its controls: baseline and target pickers (the session's baseline or
-/// current sliders, or any preset), per-program / per-region mode with a program picker, a
-/// Compute button, and while a run is going a progress bar and a Cancel button. The run is a
-/// ShapleyJob (a background thread, TBB inside); the panel polls its progress and shows the
-/// report when it finishes. It knows nothing of the Session: the main window feeds it the
-/// predictor, the presets and the current configurations.
+/// current sliders, or any preset), per-program / per-region mode with a program picker (and,
+/// while the phase drill-down has chosen one, the single-region mode), a Compute button, and while
+/// a run is going a progress bar and a Cancel button. The run is a ShapleyJob (a background thread,
+/// TBB inside); the panel polls its progress and shows the report when it finishes. It knows
+/// nothing of the Session: the main window feeds it the predictor, the presets and the current
+/// configurations.
 class ShapleyPanel : public QWidget {
     Q_OBJECT
 
@@ -52,8 +53,11 @@ public:
     bool chooseBaseline(const QString& name);
     bool chooseTarget(const QString& name);
 
-    /// Shows the regions of `program` (the phase drill-down), or every program when empty.
+    /// Shows the regions of `program`, or every program when empty.
     void showProgram(const QString& program);
+    /// Shows region `region` of `program` (its label in the report: the region index) beside the
+    /// whole program, the phase drill-down; an empty `region` returns to every program.
+    void showRegion(const QString& program, const QString& region);
 
     CoreConfig baselineConfig() const;
     CoreConfig targetConfig() const;
@@ -86,6 +90,8 @@ private:
     void poll();
     void onJobEnded();
     void showModeControls();
+    /// Removes the single-region mode (no region chosen any more).
+    void dropRegionMode();
 
     std::shared_ptr<const DatabasePredictor> predictor_;
     std::vector<Preset> presets_;

@@ -2,6 +2,7 @@
 
 #include "ChartFormat.h"
 
+#include <QFontMetricsF>
 #include <QMouseEvent>
 #include <algorithm>
 #include <cmath>
@@ -11,15 +12,25 @@
 namespace concorde::ui {
 namespace {
 
+/// Mode::Region: rows 0 and 1 hold the region's and the program's stacks, row 2 separates them
+/// from the players' rows.
+constexpr int kFirstPlayerRow = 3;
+
 /// Player names as people read them: "ldst_queues" → "ldst queues" (the CSV keeps the keys).
 QString displayName(const std::string& player) {
     return QString::fromStdString(player).replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
+/// The coordinate of `axis` under the widget pixel `pos`, whichever way the axis runs.
+double coordAt(const QCPAxis* axis, const QPointF& pos) {
+    return axis->pixelToCoord(axis->orientation() == Qt::Horizontal ? pos.x() : pos.y());
 }
 
 } // namespace
 
 ShapleyView::ShapleyView(QWidget* parent) : ChartView(QStringLiteral("shapley"), parent) {
     connect(plot(), &QCustomPlot::mousePress, this, &ShapleyView::onMousePress);
+    connect(plot(), &QCustomPlot::afterLayout, this, &ShapleyView::fitValueLabels);
     setEmptyMessage(tr("No Shapley attribution yet:\nchoose a baseline and a target and press "
                        "Compute"));
 }
@@ -53,17 +64,32 @@ void ShapleyView::setProgram(const QString& program) {
     rebuild();
 }
 
+void ShapleyView::setRegion(const QString& region) {
+    region_ = region;
+    rebuild();
+}
+
 bool ShapleyView::hasData() const {
-    return report_ && !report_->programs.empty();
+    return report_ && !report_->programs.empty() && (mode_ != Mode::Region || shownRegion());
 }
 
 const ProgramAttribution* ShapleyView::shownProgram() const {
-    if (!hasData())
+    if (!report_ || report_->programs.empty())
         return nullptr;
     for (const auto& p : report_->programs)
         if (QString::fromStdString(p.program) == program_)
             return &p;
     return &report_->programs.front();
+}
+
+const RegionAttribution* ShapleyView::shownRegion() const {
+    const ProgramAttribution* p = shownProgram();
+    if (!p)
+        return nullptr;
+    for (const auto& r : p->regions)
+        if (QString::fromStdString(r.region) == region_)
+            return &r;
+    return nullptr;
 }
 
 QString ShapleyView::program() const {
@@ -79,12 +105,18 @@ std::vector<const Attribution*> ShapleyView::columns() const {
     std::vector<const Attribution*> out;
     if (!hasData())
         return out;
-    if (mode_ == Mode::Programs) {
+    switch (mode_) {
+    case Mode::Programs:
         for (const std::size_t p : order_)
             out.push_back(&report_->programs[p].total);
-    } else {
+        break;
+    case Mode::Regions:
         for (const auto& r : shownProgram()->regions)
             out.push_back(&r.attribution);
+        break;
+    case Mode::Region:
+        out = {&shownRegion()->attribution, &shownProgram()->total};
+        break;
     }
     return out;
 }
@@ -95,19 +127,60 @@ void ShapleyView::rebuild() {
     stack_.clear();
     categories_.clear();
     order_.clear();
+    rows_.clear();
+    valueLabels_.clear();
     totalGraph_ = nullptr;
+    if (!hasData()) {
+        rect->axis(QCPAxis::atLeft)
+            ->setLabel(tr("CPI change, %1 \u2192 %2").arg(baselineName_, targetName_));
+        rect->axis(QCPAxis::atBottom)->setRange(0, 1);
+        rect->axis(QCPAxis::atLeft)->setRange(-1, 1);
+        showEmptyMessage();
+        plot()->replot();
+        return;
+    }
+    if (mode_ == Mode::Region)
+        rebuildRegion(rect);
+    else
+        rebuildColumns(rect);
+    plot()->replot();
+}
+
+QCPBars* ShapleyView::addPlayerBars(QCPAxis* keyAxis, QCPAxis* valueAxis, std::size_t player,
+                                    const QVector<double>& keys, const QVector<double>& values,
+                                    QCPBars* below) {
+    const int p = static_cast<int>(player);
+    auto* bars = new QCPBars(keyAxis, valueAxis);
+    bars->setName(displayName(report_->players[player].name));
+    bars->setWidth(0.72);
+    bars->setBrush(theme().palette.brush(p));
+    bars->setPen(QPen(theme().background, std::max(0.5, theme().fontScale * 0.6)));
+    bars->setData(keys, values, true);
+    if (below)
+        bars->moveAbove(below);
+    bars_[p] = bars;
+    stack_.push_back(p);
+    return bars;
+}
+
+void ShapleyView::addTotals(QCPAxis* keyAxis, QCPAxis* valueAxis, const QVector<double>& keys,
+                            const QVector<double>& totals) {
+    totalGraph_ = new QCPGraph(keyAxis, valueAxis);
+    totalGraph_->setName(tr("Net CPI change"));
+    totalGraph_->setLineStyle(QCPGraph::lsNone);
+    totalGraph_->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(theme().background, 1.5),
+                        QBrush(theme().foreground), 11 * theme().fontScale));
+    totalGraph_->setData(keys, totals, true);
+    totalGraph_->setLayer(QStringLiteral("highlight"));
+}
+
+void ShapleyView::rebuildColumns(QCPAxisRect* rect) {
     QCPAxis* x = rect->axis(QCPAxis::atBottom);
     QCPAxis* y = rect->axis(QCPAxis::atLeft);
     y->setLabel(tr("CPI change, %1 \u2192 %2").arg(baselineName_, targetName_));
     rect->setRangeDrag(Qt::Horizontal | Qt::Vertical);
     rect->setRangeZoom(Qt::Horizontal | Qt::Vertical);
-    if (!hasData()) {
-        x->setRange(0, 1);
-        y->setRange(-1, 1);
-        showEmptyMessage();
-        plot()->replot();
-        return;
-    }
     const AttributionReport& report = *report_;
     if (mode_ == Mode::Programs) {
         order_.resize(report.programs.size());
@@ -144,32 +217,21 @@ void ShapleyView::rebuild() {
     const std::size_t players = report.players.size();
     bars_.fill(nullptr, int(players));
     QCPBars* below = nullptr;
-    double top = 0, bottom = 0;
     for (std::size_t i = 0; i < players; ++i) {
         bool any = false;
         for (const Attribution* a : cols)
             any = any || (i < a->players.size() && a->players[i].value != 0.0);
         if (!any)
             continue;
-        const int p = static_cast<int>(i);
-        auto* bars = new QCPBars(x, y);
-        bars->setName(displayName(report.players[i].name));
-        bars->setWidth(0.72);
-        bars->setBrush(theme().palette.brush(p));
-        bars->setPen(QPen(theme().background, std::max(0.5, theme().fontScale * 0.6)));
         QVector<double> keys, values;
         for (int k = 0; k < n; ++k) {
             keys.push_back(k);
             values.push_back(i < cols[k]->players.size() ? cols[k]->players[i].value : 0.0);
         }
-        bars->setData(keys, values, true);
-        if (below)
-            bars->moveAbove(below);
-        below = bars;
-        bars_[p] = bars;
-        stack_.push_back(p);
+        below = addPlayerBars(x, y, i, keys, values, below);
     }
     // Stack extents for the value range.
+    double top = 0, bottom = 0;
     for (int k = 0; k < n; ++k) {
         double up = 0, down = 0;
         for (const PlayerAttribution& pa : cols[k]->players)
@@ -177,38 +239,166 @@ void ShapleyView::rebuild() {
         top = std::max(top, up);
         bottom = std::min(bottom, down);
     }
-    totalGraph_ = plot()->addGraph(x, y);
-    totalGraph_->setName(tr("Net CPI change"));
-    totalGraph_->setLineStyle(QCPGraph::lsNone);
-    totalGraph_->setScatterStyle(
-        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(theme().background, 1.5),
-                        QBrush(theme().foreground), 11 * theme().fontScale));
     QVector<double> keys, totals;
     for (int k = 0; k < n; ++k) {
         keys.push_back(k);
         totals.push_back(cols[k]->delta());
     }
-    totalGraph_->setData(keys, totals, true);
-    totalGraph_->setLayer(QStringLiteral("highlight"));
+    addTotals(x, y, keys, totals);
     const double span = std::max(top - bottom, 1e-6);
     y->setRange(bottom - 0.08 * span, top + 0.08 * span);
     y->grid()->setZeroLinePen(QPen(theme().foreground, std::max(1.0, theme().fontScale)));
-    plot()->replot();
+}
+
+void ShapleyView::rebuildRegion(QCPAxisRect* rect) {
+    const ProgramAttribution& program = *shownProgram();
+    const RegionAttribution& region = *shownRegion();
+    const Attribution& own = region.attribution;
+    const Attribution& whole = program.total;
+    const QString name = QString::fromStdString(program.program);
+    categories_ = {tr("%1 region %2").arg(name, QString::fromStdString(region.region)),
+                   tr("%1, whole program").arg(name)};
+    // The rows run down the left axis, CPI changes along the bottom; nothing to drag or zoom.
+    QCPAxis* keyAxis = rect->axis(QCPAxis::atLeft);
+    QCPAxis* valueAxis = rect->axis(QCPAxis::atBottom);
+    valueAxis->setLabel(tr("CPI change, %1 \u2192 %2").arg(baselineName_, targetName_));
+    keyAxis->setRangeReversed(true);
+    keyAxis->grid()->setVisible(false);
+    rect->setRangeDrag({});
+    rect->setRangeZoom({});
+
+    const std::size_t players = report_->players.size();
+    const auto valueOf = [](const Attribution& a, std::size_t i) {
+        return i < a.players.size() ? a.players[i].value : 0.0;
+    };
+    std::vector<std::size_t> shown;
+    for (std::size_t i = 0; i < players; ++i)
+        if (valueOf(own, i) != 0.0 || valueOf(whole, i) != 0.0)
+            shown.push_back(i);
+    std::vector<std::size_t> largestFirst = shown;
+    std::stable_sort(largestFirst.begin(), largestFirst.end(), [&](std::size_t a, std::size_t b) {
+        return std::abs(valueOf(own, a)) > std::abs(valueOf(own, b));
+    });
+    std::vector<int> rowOf(players, -1);
+    for (std::size_t r = 0; r < largestFirst.size(); ++r) {
+        rows_.push_back(int(largestFirst[r]));
+        rowOf[largestFirst[r]] = kFirstPlayerRow + int(r);
+    }
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+    ticker->addTick(
+        0, categories_[0] + QLatin1Char('\n') +
+               tr("CPI %1 \u2192 %2")
+                   .arg(ChartFormat::cpi(own.baselineCpi), ChartFormat::cpi(own.targetCpi)));
+    ticker->addTick(
+        1, categories_[1] + QLatin1Char('\n') +
+               tr("CPI %1 \u2192 %2")
+                   .arg(ChartFormat::cpi(whole.baselineCpi), ChartFormat::cpi(whole.targetCpi)));
+    ticker->addTick(kFirstPlayerRow - 1,
+                    tr("region %1 per player:").arg(QString::fromStdString(region.region)));
+    for (std::size_t r = 0; r < largestFirst.size(); ++r)
+        ticker->addTick(kFirstPlayerRow + int(r),
+                        displayName(report_->players[largestFirst[r]].name));
+    keyAxis->setTicker(ticker);
+    keyAxis->setRange(-0.6, kFirstPlayerRow + int(rows_.size()) - 0.4);
+
+    // Each player's bar set holds its segment of both stacks and its own row; nothing else sits
+    // on its row, so there it stacks on zero.
+    bars_.fill(nullptr, int(players));
+    QCPBars* below = nullptr;
+    for (const std::size_t i : shown) {
+        below = addPlayerBars(keyAxis, valueAxis, i, {0.0, 1.0, double(rowOf[i])},
+                              {valueOf(own, i), valueOf(whole, i), valueOf(own, i)}, below);
+        below->setWidth(0.62);
+    }
+    addTotals(keyAxis, valueAxis, {0.0, 1.0}, {own.delta(), whole.delta()});
+
+    double low = 0, high = 0;
+    for (int k = 0; k < 2; ++k) {
+        const Attribution& a = k == 0 ? own : whole;
+        double up = 0, down = 0;
+        for (const PlayerAttribution& pa : a.players)
+            (pa.value > 0 ? up : down) += pa.value;
+        low = std::min({low, down, a.delta()});
+        high = std::max({high, up, a.delta()});
+        addValueLabel(keyAxis, valueAxis, k, std::max({up, a.delta(), 0.0}),
+                      tr("net %1").arg(ChartFormat::cpiChange(a.delta())), true);
+    }
+    for (const std::size_t i : largestFirst) {
+        const double v = valueOf(own, i);
+        addValueLabel(keyAxis, valueAxis, rowOf[i], v, ChartFormat::cpiChange(v), v >= 0);
+    }
+    const double margin = 0.03 * std::max(high - low, 1e-6);
+    valueLow_ = low - margin;
+    valueHigh_ = high + margin;
+    valueAxis->setRange(valueLow_, valueHigh_); // fitValueLabels() widens it for the labels
+    valueAxis->grid()->setZeroLinePen(QPen(theme().foreground, std::max(1.0, theme().fontScale)));
+
+    // A rule between the two stacks and the players' rows.
+    auto* rule = new QCPItemStraightLine(plot());
+    rule->point1->setAxes(valueAxis, keyAxis);
+    rule->point2->setAxes(valueAxis, keyAxis);
+    rule->point1->setCoords(0, kFirstPlayerRow - 1.5);
+    rule->point2->setCoords(1, kFirstPlayerRow - 1.5);
+    rule->setPen(QPen(theme().grid, std::max(1.0, theme().fontScale)));
+}
+
+void ShapleyView::addValueLabel(QCPAxis* keyAxis, QCPAxis* valueAxis, double key, double value,
+                                const QString& text, bool right) {
+    auto* label = new QCPItemText(plot());
+    label->setObjectName(QStringLiteral("shapley_value_label"));
+    label->position->setAxes(valueAxis, keyAxis);
+    label->position->setCoords(value, key);
+    label->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+    const int padding = int(std::lround(5 * theme().fontScale));
+    label->setPadding(QMargins(padding, 0, padding, 0));
+    label->setText(text);
+    label->setFont(theme().font(1.0));
+    label->setColor(theme().foreground);
+    valueLabels_.push_back(label);
+}
+
+void ShapleyView::fitValueLabels() {
+    if (mode_ != Mode::Region || !totalGraph_)
+        return;
+    QCPAxis* axis = totalGraph_->valueAxis();
+    double left = 8, right = 8;
+    for (const QCPItemText* label : valueLabels_) {
+        const QMargins padding = label->padding();
+        const double width = QFontMetricsF(label->font()).horizontalAdvance(label->text()) +
+                             padding.left() + padding.right() + 4;
+        double& side = label->positionAlignment() & Qt::AlignLeft ? right : left;
+        side = std::max(side, width);
+    }
+    const double width = axis->axisRect()->width();
+    const double perPixel =
+        std::max(valueHigh_ - valueLow_, 1e-6) / std::max(width - left - right, 0.3 * width);
+    const QCPRange range(valueLow_ - left * perPixel, valueHigh_ + right * perPixel);
+    if (range == axis->range())
+        return;
+    axis->setRange(range);
+    axis->axisRect()->update(QCPLayoutElement::upPreparation); // ticks for the new range
 }
 
 QString ShapleyView::hoverTextAt(const QPointF& pos) {
-    if (!hasData() || categories_.isEmpty())
+    if (!hasData() || categories_.isEmpty() || !totalGraph_)
         return {};
-    QCPAxis* x = totalGraph_->keyAxis();
-    QCPAxis* y = totalGraph_->valueAxis();
-    if (!x->axisRect()->rect().contains(pos.toPoint()))
+    QCPAxis* keyAxis = totalGraph_->keyAxis();
+    if (!keyAxis->axisRect()->rect().contains(pos.toPoint()))
         return {};
-    const double key = x->pixelToCoord(pos.x());
+    const double key = coordAt(keyAxis, pos);
     const int k = static_cast<int>(std::lround(key));
-    if (k < 0 || k >= categories_.size() || std::abs(key - k) > 0.4)
+    if (std::abs(key - k) > 0.4)
         return {};
-    const Attribution& a = *columns()[std::size_t(k)];
-    const double value = y->pixelToCoord(pos.y());
+    if (mode_ == Mode::Region && k >= kFirstPlayerRow && k - kFirstPlayerRow < rows_.size())
+        return playerRowText(k - kFirstPlayerRow);
+    if (k < 0 || k >= categories_.size())
+        return {};
+    return columnText(k, coordAt(totalGraph_->valueAxis(), pos));
+}
+
+QString ShapleyView::columnText(int column, double value) const {
+    const Attribution& a = *columns()[std::size_t(column)];
     // The segment under the pointer: walk the stack on the pointer's side of zero.
     int hit = -1;
     double base = 0;
@@ -223,10 +413,8 @@ QString ShapleyView::hoverTextAt(const QPointF& pos) {
         }
         base += v;
     }
-    const QString column = mode_ == Mode::Programs
-                               ? categories_[k]
-                               : tr("%1 region %2").arg(program(), categories_[k]);
-    QString text = column;
+    QString text = mode_ == Mode::Regions ? tr("%1 region %2").arg(program(), categories_[column])
+                                          : categories_[column];
     if (hit >= 0) {
         const double v = a.players[std::size_t(hit)].value;
         text +=
@@ -259,6 +447,22 @@ QString ShapleyView::hoverTextAt(const QPointF& pos) {
     return text;
 }
 
+QString ShapleyView::playerRowText(int row) const {
+    const std::size_t player = std::size_t(rows_[row]);
+    const Attribution& own = shownRegion()->attribution;
+    const Attribution& whole = shownProgram()->total;
+    const double v = own.players[player].value;
+    QString text =
+        categories_[0] + QStringLiteral(" \u00b7 ") +
+        tr("%1: %2 CPI").arg(displayName(own.players[player].player), ChartFormat::cpiChange(v));
+    if (own.delta() != 0)
+        text += tr(" (%1 of the change)").arg(ChartFormat::percent(v / own.delta()));
+    text +=
+        QLatin1Char('\n') +
+        tr("%1: %2 CPI").arg(categories_[1], ChartFormat::cpiChange(whole.players[player].value));
+    return text;
+}
+
 void ShapleyView::onMousePress(QMouseEvent* event) {
     if (!hasData() || mode_ != Mode::Programs || categories_.isEmpty() ||
         event->button() != Qt::LeftButton)
@@ -282,8 +486,11 @@ ChartTable ShapleyView::dataTable() const {
     const auto cols = columns();
     for (std::size_t k = 0; k < cols.size(); ++k) {
         const QString programName = mode_ == Mode::Programs ? categories_[int(k)] : program();
-        const QString region =
-            mode_ == Mode::Programs ? QStringLiteral("all") : categories_[int(k)];
+        QString region = QStringLiteral("all");
+        if (mode_ == Mode::Regions)
+            region = categories_[int(k)];
+        else if (mode_ == Mode::Region && k == 0)
+            region = QString::fromStdString(shownRegion()->region);
         for (const PlayerAttribution& p : cols[k]->players)
             table.rows.push_back(
                 {programName, region, QString::fromStdString(p.player), ChartTable::number(p.value),

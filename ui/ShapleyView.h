@@ -6,8 +6,11 @@
 #include <QStringList>
 #include <memory>
 
+class QCPAxis;
+class QCPAxisRect;
 class QCPBars;
 class QCPGraph;
+class QCPItemText;
 class QMouseEvent;
 
 namespace concorde::ui {
@@ -18,6 +21,9 @@ namespace concorde::ui {
 /// - Mode::Programs: one column per program, all side by side, sorted by the total CPI change
 ///   (largest increase first), as in the Concorde paper's attribution figure.
 /// - Mode::Regions: one column per region of one program, in execution order.
+/// - Mode::Region: one region (the phase drill-down), as horizontal bars: the region's stacked
+///   bar, the whole program's beside it for context, then one row per player with its value
+///   written next to the bar, largest contribution first.
 ///
 /// In each column the players' positive contributions stack upwards from zero and the negative
 /// ones downwards, so the two stacks' difference is the net change, marked by a diamond. Each
@@ -29,7 +35,7 @@ class ShapleyView : public ChartView {
     Q_OBJECT
 
 public:
-    enum class Mode { Programs, Regions };
+    enum class Mode { Programs, Regions, Region };
 
     explicit ShapleyView(QWidget* parent = nullptr);
 
@@ -43,10 +49,19 @@ public:
     Mode mode() const { return mode_; }
     /// The program whose regions Mode::Regions shows (the first program when empty or unknown).
     void setProgram(const QString& program);
-    /// The program Mode::Regions shows (resolved), empty without data.
+    /// The program Mode::Regions and Mode::Region show (resolved), empty without data.
     QString program() const;
+    /// The region of program() that Mode::Region shows: its label in the report ("3").
+    void setRegion(const QString& region);
+    const QString& region() const { return region_; }
+    /// The attribution Mode::Region shows, nullptr when the report has no such region.
+    const RegionAttribution* shownRegion() const;
+    /// Mode::Region: the players of the rows under the two stacked bars, top to bottom
+    /// (PlayerSet indices).
+    const QVector<int>& playerRows() const { return rows_; }
 
-    /// The columns shown, left to right: program names (sorted) or region labels.
+    /// The columns shown, left to right: program names (sorted) or region labels; in
+    /// Mode::Region the two stacked bars, top to bottom ("gzip region 3", "gzip, whole program").
     QStringList categories() const { return categories_; }
     /// The bars of player `player` (PlayerSet index), nullptr when it is not drawn.
     QCPBars* playerBars(int player) const;
@@ -54,7 +69,8 @@ public:
     QCPGraph* totalGraph() const { return totalGraph_; }
 
     /// Columns program, region, player, cpi_change, baseline_cpi, target_cpi: per shown column
-    /// (region "all" for programs) one row per player, in column order.
+    /// (region "all" for programs) one row per player, in column order. Mode::Region: the
+    /// region's rows, then the whole program's.
     ChartTable dataTable() const override;
     bool hasData() const override;
     QString hoverTextAt(const QPointF& pos) override;
@@ -71,6 +87,27 @@ private:
     /// The attributions of the shown columns, in column order.
     std::vector<const Attribution*> columns() const;
     const ProgramAttribution* shownProgram() const;
+    /// Mode::Programs and Mode::Regions: vertical stacked columns.
+    void rebuildColumns(QCPAxisRect* rect);
+    /// Mode::Region: horizontal bars, the stacks on top and the players below.
+    void rebuildRegion(QCPAxisRect* rect);
+    /// One bar set of player `player` at `keys` (stacked above `below`), kept in bars_/stack_.
+    QCPBars* addPlayerBars(QCPAxis* keyAxis, QCPAxis* valueAxis, std::size_t player,
+                           const QVector<double>& keys, const QVector<double>& values,
+                           QCPBars* below);
+    /// The net-change diamonds at `keys`.
+    void addTotals(QCPAxis* keyAxis, QCPAxis* valueAxis, const QVector<double>& keys,
+                   const QVector<double>& totals);
+    /// Mode::Region, once the layout is final: widens the value range so the values written
+    /// beside the bars fit inside the plot.
+    void fitValueLabels();
+    /// A value written beside a bar (Mode::Region), to its right (`right`) or left.
+    void addValueLabel(QCPAxis* keyAxis, QCPAxis* valueAxis, double key, double value,
+                       const QString& text, bool right);
+    /// Hover text of stacked column `column` at CPI change `value`.
+    QString columnText(int column, double value) const;
+    /// Hover text of the player row `row` in Mode::Region.
+    QString playerRowText(int row) const;
     void onMousePress(QMouseEvent* event);
 
     std::shared_ptr<const AttributionReport> report_;
@@ -78,11 +115,15 @@ private:
     QString targetName_ = QStringLiteral("target");
     Mode mode_ = Mode::Programs;
     QString program_;
+    QString region_;
     QStringList categories_;
     std::vector<std::size_t> order_; ///< Programs mode: report program index per column
     QVector<QCPBars*> bars_;         ///< per player, nullptr when not drawn
     QVector<int> stack_;             ///< players in stacking order (bottom first)
     QCPGraph* totalGraph_ = nullptr;
+    QVector<int> rows_;                   ///< Mode::Region: player per row under the stacks
+    QVector<QCPItemText*> valueLabels_;   ///< Mode::Region: the values beside the bars
+    double valueLow_ = 0, valueHigh_ = 0; ///< Mode::Region: extent of the bars
 };
 
 } // namespace concorde::ui

@@ -254,7 +254,7 @@ private slots:
         QVERIFY(std::abs(view.referenceGraph()->data()->at(2)->value - 0.1) < 1e-6);
         QVERIFY(std::isnan(view.referenceGraph()->data()->at(10)->value));
         QCOMPARE(view.referenceGraph()->name(), QString("Simulated IPC"));
-        QVERIFY(view.bandRect()->axis(QCPAxis::atBottom)->label().contains("preset:n1-like"));
+        QVERIFY(view.caption().contains("preset:n1-like"));
 
         // Hover over window 2: its binding resource and bound, and the simulated IPC.
         layOut(view);
@@ -369,6 +369,89 @@ private slots:
         view.clear();
         QVERIFY(!view.hasData());
         QVERIFY(view.categories().isEmpty());
+    }
+
+    void shapleyOneRegionBesideItsProgram() {
+        ShapleyView view;
+        view.setConfigNames("little", "big");
+        view.setReport(sampleReport());
+        view.setMode(ShapleyView::Mode::Region);
+        view.setProgram("beta");
+        view.setRegion("1");
+        QVERIFY(view.hasData());
+        QVERIFY(view.shownRegion());
+        QCOMPARE(view.shownRegion()->region, std::string("1"));
+        QCOMPARE(view.categories(), QStringList({"beta region 1", "beta, whole program"}));
+        // Beta's region 1 is 1.5 × the program: window −0.60, player 1 +0.30, player 8 −0.30;
+        // the rows go largest first (ties keep player order).
+        QCOMPARE(view.playerRows(), QVector<int>({0, 1, 8}));
+        // Each player's bars: its segment of the region's stack (row 0), of the program's stack
+        // (row 1), and its own row (3 + its rank), on horizontal bars.
+        QCPBars* window = view.playerBars(0);
+        QVERIFY(window);
+        QCOMPARE(window->keyAxis()->orientation(), Qt::Vertical);
+        QCOMPARE(window->dataCount(), 3);
+        QVERIFY(std::abs(window->data()->at(0)->value + 0.60) < 1e-12);
+        QVERIFY(std::abs(window->data()->at(1)->value + 0.40) < 1e-12);
+        QCOMPARE(window->data()->at(2)->key, 3.0);
+        QCOMPARE(view.playerBars(8)->data()->at(2)->key, 5.0);
+        QVERIFY(!view.playerBars(2)); // zero in beta
+        QCOMPARE(view.totalGraph()->dataCount(), 2);
+        QVERIFY(std::abs(view.totalGraph()->data()->at(0)->value + 0.60) < 1e-12);
+        QVERIFY(std::abs(view.totalGraph()->data()->at(1)->value + 0.40) < 1e-12);
+        QCOMPARE(window->valueAxis()->label(), QString("CPI change, little \u2192 big"));
+
+        // The values are written beside the bars: the two net changes, then one per player.
+        QStringList labels;
+        QList<QCPItemText*> items;
+        for (int i = 0; i < view.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(view.plot()->item(i)))
+                if (text->objectName() == "shapley_value_label") {
+                    labels << text->text();
+                    items << text;
+                }
+        QCOMPARE(labels, QStringList({"net \u22120.600", "net \u22120.400", "\u22120.600", "+0.300",
+                                      "\u22120.300"}));
+        // ...and fit inside the plot once it is laid out.
+        layOut(view);
+        const QRect rect = window->keyAxis()->axisRect()->rect();
+        for (const QCPItemText* text : std::as_const(items)) {
+            const double x = text->position->pixelPosition().x();
+            const double width = QFontMetricsF(text->font()).horizontalAdvance(text->text());
+            if (text->positionAlignment() & Qt::AlignLeft)
+                QVERIFY2(x + width <= rect.right() + 1, qPrintable(text->text()));
+            else
+                QVERIFY2(x - width >= rect.left() - 1, qPrintable(text->text()));
+        }
+
+        // Hover over the window row: the region's value and the program's beside it.
+        const QPointF row(window->valueAxis()->coordToPixel(-0.3),
+                          window->keyAxis()->coordToPixel(3));
+        hover(view.plot(), row);
+        QVERIFY2(view.lastHoverText().contains("beta region 1 \u00b7 window: \u22120.600 CPI"),
+                 qPrintable(view.lastHoverText()));
+        QVERIFY2(view.lastHoverText().contains("beta, whole program: \u22120.400 CPI"),
+                 qPrintable(view.lastHoverText()));
+        // Over the region's stack: its segment, and the region's own CPIs.
+        hover(view.plot(),
+              QPointF(window->valueAxis()->coordToPixel(-0.3), window->keyAxis()->coordToPixel(0)));
+        QVERIFY2(view.lastHoverText().contains("beta region 1 \u00b7 window"),
+                 qPrintable(view.lastHoverText()));
+        QVERIFY2(view.lastHoverText().contains("CPI 2.000 \u2192 1.400"),
+                 qPrintable(view.lastHoverText()));
+
+        // The CSV: the region's rows, then the whole program's.
+        const std::size_t players = view.report()->players.size();
+        const ChartTable table = view.dataTable();
+        QCOMPARE(table.rows.size(), int(2 * players));
+        QCOMPARE(table.rows[0].mid(0, 4), QStringList({"beta", "1", "window", "-0.6"}));
+        QCOMPARE(table.rows[int(players)].mid(0, 4),
+                 QStringList({"beta", "all", "window", "-0.4"}));
+
+        // A region the report does not have: nothing to show.
+        view.setRegion("7");
+        QVERIFY(!view.hasData());
+        QVERIFY(view.dataTable().rows.isEmpty());
     }
 
     void phasesColourRegionsAndEmitTheClickedOne() {

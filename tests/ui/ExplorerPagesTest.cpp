@@ -1,6 +1,7 @@
 // The chart pages wired into the explorer window: opening a database fills the CDF and
 // timeseries pages, dragging a slider changes what they plot, clicking a region in the phases
-// page drills every page into it and Back returns, the headless export renders all five views,
+// page drills every page into it (the Shapley page then attributes that region) and Back
+// returns, phases are clustered off the UI thread, the headless export renders all five views,
 // and "export all for review" writes one file per view and format.
 #include "../support/TinyExplorerDatabase.h"
 #include "CdfPage.h"
@@ -13,16 +14,22 @@
 #include "PhasesView.h"
 #include "Session.h"
 #include "ShapleyPage.h"
+#include "ShapleyPanel.h"
 #include "ShapleyView.h"
 #include "TimeseriesPage.h"
 #include "TimeseriesView.h"
 #include "ViewCatalog.h"
 #include "params/PresetLibrary.h"
 #include "store/ConfigChecker.h"
+#include "store/DatabaseBuilder.h"
+#include "store/DatabasePhases.h"
+#include "store/ExplorerModel.h"
 
 #include <QAction>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QLabel>
+#include <QPushButton>
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
@@ -30,15 +37,21 @@
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QtTest>
+#include <cmath>
+#include <map>
 #include <qcustomplot.h>
 
 using namespace concorde;
 using concorde::ui::CdfPage;
 using concorde::ui::ChartPage;
+using concorde::ui::ChartTable;
+using concorde::ui::ExplorerBounds;
 using concorde::ui::HeadlessExport;
 using concorde::ui::MainWindow;
 using concorde::ui::PhasesPage;
 using concorde::ui::Session;
+using concorde::ui::ShapleyPage;
+using concorde::ui::ShapleyView;
 using concorde::ui::TimeseriesPage;
 using concorde::ui::ViewCatalog;
 
@@ -61,6 +74,29 @@ QPoint handleCentre(const QSlider* slider) {
     return {x, slider->height() / 2};
 }
 
+QString titleOf(const ChartPage& page) {
+    return page.findChild<QLabel*>(QStringLiteral("page_title"))->text();
+}
+
+/// Phase per region index of `program` in the database at `path`, clustered directly.
+std::map<std::uint32_t, std::int64_t> clusteredPhases(const QString& path,
+                                                      const std::string& program) {
+    FeatureDatabase database = FeatureDatabase::openReadOnly(path.toStdString());
+    const auto result = DatabasePhases::compute(database, program, DatabasePhases::Options{});
+    std::map<std::uint32_t, std::int64_t> phases;
+    for (std::size_t i = 0; i < result.regionIndices.size(); ++i)
+        phases[result.regionIndices[i]] = std::int64_t(result.clusters.phaseOf[i]);
+    return phases;
+}
+
+/// Phase per region index as the phases page shows it (-1: none).
+std::map<std::uint32_t, std::int64_t> shownPhases(const ProgramTimeline& timeline) {
+    std::map<std::uint32_t, std::int64_t> phases;
+    for (const auto& entry : timeline.entries)
+        phases[entry.regionIndex] = entry.phase.value_or(-1);
+    return phases;
+}
+
 QByteArray head(const QString& path, int n) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
@@ -75,6 +111,28 @@ class ExplorerPagesTest : public QObject {
     QTemporaryDir dir_;
     QString database_;
     PresetLibrary presets_ = PresetLibrary::loadDefault();
+
+    /// Another database: "alpha" alone, with four regions instead of three.
+    QString buildOtherDatabase() {
+        const std::filesystem::path folder = dir_.filePath(QStringLiteral("other")).toStdString();
+        std::filesystem::create_directories(folder);
+        const auto alpha = folder / "alpha.ctrace";
+        testing::writeTinyProgram(alpha, {{"stride-load", {{"ws_kb", "64"}}, 5},
+                                          {"branch-random", {{"warmup", "64"}}, 800},
+                                          {"rob-knee", {{"fillers", "32"}}, 60},
+                                          {"chain-int-alu", {}, 70}});
+        DatabaseBuilder::Options options;
+        options.traces = {alpha};
+        options.grid = testing::tinyExplorerGrid();
+        options.windowSize = 100;
+        options.jobs = 2;
+        const auto path = folder / "other.sqlite";
+        FeatureDatabase db = FeatureDatabase::openForWriting(path);
+        DatabaseBuilder::build(db, options);
+        db.writeModel(testing::tinyRandomModel(db));
+        db.close();
+        return QString::fromStdString(path.string());
+    }
 
     bool open(Session& session, MainWindow& window) {
         window.openDatabase(database_);
@@ -169,9 +227,8 @@ private slots:
                     ->findChild<QLabel*>(QStringLiteral("page_title"))
                     ->text()
                     .contains(QStringLiteral("region")));
-        tabs->setCurrentWidget(page<concorde::ui::ShapleyPage>(window));
-        QCOMPARE(page<concorde::ui::ShapleyPage>(window)->view()->mode(),
-                 concorde::ui::ShapleyView::Mode::Regions);
+        tabs->setCurrentWidget(page<ShapleyPage>(window));
+        QCOMPARE(page<ShapleyPage>(window)->view()->mode(), ShapleyView::Mode::Region);
         tabs->setCurrentWidget(series);
         auto* back = window.findChild<QAction*>(QStringLiteral("action_back"));
         QVERIFY(back && back->isEnabled());
@@ -180,6 +237,150 @@ private slots:
         QCOMPARE(window.bounds().drilledRegion(), -1);
         QCOMPARE(series->view()->series()->windows(), full);
         QVERIFY(!back->isEnabled());
+    }
+
+    void phasesAreClusteredInTheBackground() {
+        std::unique_ptr<Session> session(newSession());
+        QVERIFY(session->openDatabaseNow(database_));
+        ExplorerBounds bounds(*session);
+        QVERIFY(bounds.loadNow());
+        // The tiny database stores no phases. The page shows the regions at once, without
+        // phases, and says it is clustering them.
+        PhasesPage page(*session, &bounds);
+        QCOMPARE(session->program(), QString("alpha"));
+        QVERIFY(page.view()->hasData());
+        QCOMPARE(page.view()->timeline().entries.size(), std::size_t(3));
+        QVERIFY(!page.view()->timeline().hasPhases());
+        QVERIFY(page.isClustering());
+        QVERIFY2(titleOf(page).contains(QStringLiteral("clustering phases")),
+                 qPrintable(titleOf(page)));
+        // Then the phases arrive and the page shows them.
+        QTRY_VERIFY_WITH_TIMEOUT(page.view()->timeline().hasPhases(), 30000);
+        QVERIFY(!page.isClustering());
+        QVERIFY(shownPhases(page.view()->timeline()) == clusteredPhases(database_, "alpha"));
+        QVERIFY2(titleOf(page).contains(QStringLiteral("phases clustered here")),
+                 qPrintable(titleOf(page)));
+        // Kept: showing the program again does not cluster it again.
+        QVERIFY(session->setProgram(QStringLiteral("beta")));
+        QVERIFY(page.isClustering());
+        QVERIFY(session->setProgram(QStringLiteral("alpha")));
+        QVERIFY(!page.isClustering());
+        QVERIFY(page.view()->timeline().hasPhases());
+    }
+
+    void switchingDatabaseWhileClusteringShowsOnlyTheNewPhases() {
+        const QString other = buildOtherDatabase();
+        const auto expected = clusteredPhases(other, "alpha");
+        QCOMPARE(expected.size(), std::size_t(4));
+        std::unique_ptr<Session> session(newSession());
+        QVERIFY(session->openDatabaseNow(database_));
+        ExplorerBounds bounds(*session);
+        QVERIFY(bounds.loadNow());
+        PhasesPage page(*session, &bounds);
+        QVERIFY(page.isClustering());
+        // Switch before the first database's phases can arrive (through the event loop): they
+        // must be dropped, and the other database's shown once clustered.
+        QVERIFY(session->openDatabaseNow(other));
+        QDeadlineTimer deadline(30000);
+        while (!deadline.hasExpired()) {
+            const ProgramTimeline& timeline = page.view()->timeline();
+            if (page.view()->hasData() && timeline.hasPhases()) {
+                QVERIFY(shownPhases(timeline) == expected); // never the first database's
+                if (!page.isClustering())
+                    break;
+            }
+            QTest::qWait(2);
+        }
+        QCOMPARE(page.view()->timeline().entries.size(), std::size_t(4));
+        QVERIFY(shownPhases(page.view()->timeline()) == expected);
+        QVERIFY(!page.isClustering());
+    }
+
+    void pageAndDatabaseMayGoAwayWhileClustering() {
+        std::unique_ptr<Session> session(newSession());
+        QVERIFY(session->openDatabaseNow(database_));
+        auto bounds = std::make_unique<ExplorerBounds>(*session);
+        QVERIFY(bounds->loadNow());
+        auto page = std::make_unique<PhasesPage>(*session, bounds.get());
+        QVERIFY(page->isClustering());
+        page.reset();
+        bounds.reset();
+        session.reset(); // the job keeps the database until it ends
+        QTest::qWait(300);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+    }
+
+    void drillingShowsTheRegionsShapleyAttributionAndBackReturns() {
+        std::unique_ptr<Session> session(newSession());
+        MainWindow window(*session, presets_);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(open(*session, window));
+        // A baseline that differs from the target in five parameters (all on the tiny grid).
+        const BoundsGrid grid = testing::tinyExplorerGrid();
+        CoreConfig baseline = session->config();
+        for (const ParamId id : {ParamId::Rob, ParamId::LoadQueue, ParamId::AluIssue,
+                                 ParamId::L1dKb, ParamId::BpMissPct}) {
+            const auto& values = grid[index(id)];
+            baseline.set(id, values[0] == baseline.value(id) ? values[1] : values[0]);
+        }
+        session->setBaseline(baseline);
+        auto* shapley = page<ShapleyPage>(window);
+        auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
+        tabs->setCurrentWidget(shapley);
+        QCOMPARE(shapley->view()->mode(), ShapleyView::Mode::Programs);
+
+        const auto& data = *window.bounds().bounds();
+        const std::size_t k = data.regionsOf("alpha").at(1);
+        window.bounds().drillInto(int(k));
+        QCOMPARE(shapley->view()->mode(), ShapleyView::Mode::Region);
+        QVERIFY2(titleOf(*shapley).contains(QString::fromStdString(data.regions()[k].label())),
+                 qPrintable(titleOf(*shapley)));
+        QSignalSpy finished(shapley->panel(), &concorde::ui::ShapleyPanel::finished);
+        QTest::mouseClick(shapley->panel()->findChild<QPushButton*>(QStringLiteral("shapley_run")),
+                          Qt::LeftButton);
+        QVERIFY(finished.wait(30000));
+
+        // Exactly region k: its attribution adds up to its own CPI change under the model.
+        const ShapleyView& view = *shapley->view();
+        QCOMPARE(view.mode(), ShapleyView::Mode::Region);
+        QVERIFY(view.shownRegion());
+        QCOMPARE(view.program(), QString("alpha"));
+        QCOMPARE(view.shownRegion()->region, std::to_string(data.regions()[k].regionIndex));
+        const ExplorerModel& explorer = *session->explorer();
+        const double before =
+            explorer.predictor().regionCpi(k, explorer.snap(shapley->panel()->baselineConfig()));
+        const double after =
+            explorer.predictor().regionCpi(k, explorer.snap(shapley->panel()->targetConfig()));
+        QVERIFY(std::abs(after - before) > 1e-6); // a real change to attribute
+        const Attribution& attribution = view.shownRegion()->attribution;
+        QVERIFY2(std::abs(attribution.sum() - (after - before)) <= 1e-6,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(attribution.sum()).arg(after - before)));
+        QCOMPARE(view.categories(), QStringList({QString::fromStdString(data.regions()[k].label()),
+                                                 QStringLiteral("alpha, whole program")}));
+        QVERIFY(!view.playerRows().isEmpty());
+        // Its CSV: the region's rows (then the whole program's, for context).
+        const ChartTable table = view.dataTable();
+        const QString label = QString::number(data.regions()[k].regionIndex);
+        int regionRows = 0;
+        for (const QStringList& row : table.rows)
+            if (row.at(1) == label) {
+                QCOMPARE(row.at(0), QString("alpha"));
+                const double value = attribution.at(row.at(2).toStdString()).value;
+                QVERIFY(std::abs(row.at(3).toDouble() - value) <= 1e-8); // 9 digits in the CSV
+                ++regionRows;
+            }
+        QCOMPARE(regionRows, int(attribution.players.size()));
+        QCOMPARE(table.rows.first().at(1), label);
+
+        // Back: the per-program view again.
+        auto* back = window.findChild<QAction*>(QStringLiteral("action_back"));
+        back->trigger();
+        QCOMPARE(window.bounds().drilledRegion(), -1);
+        QCOMPARE(view.mode(), ShapleyView::Mode::Programs);
+        QCOMPARE(view.categories().size(), 2);
+        QVERIFY(titleOf(*shapley).contains(QStringLiteral("per program")));
     }
 
     void headlessExportRendersEveryView() {
@@ -224,7 +425,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(open(*session, window));
-        QVERIFY(page<concorde::ui::ShapleyPage>(window)->computeNow());
+        QVERIFY(page<ShapleyPage>(window)->computeNow());
         const QString folder = dir_.filePath(QStringLiteral("review"));
         QString error;
         QStringList written;

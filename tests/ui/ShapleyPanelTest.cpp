@@ -14,6 +14,7 @@
 #include <QComboBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -109,6 +110,66 @@ private slots:
         QCOMPARE(panel.view()->mode(), ShapleyView::Mode::Regions);
         QCOMPARE(panel.view()->program(), QString("beta"));
         QCOMPARE(panel.view()->categories().size(), 2); // beta has two regions
+    }
+
+    void drilledRegionBesideItsProgramAndBack() {
+        ShapleyPanel panel;
+        panel.setPredictor(predictor_);
+        panel.setCurrentConfigs(onGrid(grid_, true), onGrid(grid_, false));
+        auto* mode = panel.findChild<QComboBox*>("shapley_mode");
+        QCOMPARE(mode->count(), 2); // no region chosen: no single-region entry
+        panel.showRegion("alpha", "2");
+        QCOMPARE(mode->count(), 3);
+        QCOMPARE(mode->currentText(), QString("Region 2 of alpha"));
+        QCOMPARE(panel.view()->mode(), ShapleyView::Mode::Region);
+        QVERIFY(!panel.view()->hasData()); // nothing computed yet
+        QSignalSpy finished(&panel, &ShapleyPanel::finished);
+        panel.start();
+        QVERIFY(finished.wait(20000));
+        // Still the region after the run, which attributed every program.
+        QCOMPARE(panel.view()->mode(), ShapleyView::Mode::Region);
+        QVERIFY(panel.view()->shownRegion());
+        QCOMPARE(panel.view()->shownRegion()->region, std::string("2"));
+        QCOMPARE(panel.view()->program(), QString("alpha"));
+        const Attribution& region = panel.view()->shownRegion()->attribution;
+        QVERIFY(std::abs(region.sum() - region.delta()) <= 1e-9);
+        // Another region replaces the entry; back removes it and shows every program.
+        panel.showRegion("beta", "0");
+        QCOMPARE(mode->count(), 3);
+        QCOMPARE(mode->currentText(), QString("Region 0 of beta"));
+        QCOMPARE(panel.view()->categories().first(), QString("beta region 0"));
+        panel.showRegion("beta", QString());
+        QCOMPARE(mode->count(), 2);
+        QCOMPARE(panel.view()->mode(), ShapleyView::Mode::Programs);
+        QCOMPARE(panel.view()->categories().size(), 2);
+    }
+
+    void pickersAreAsWideAsTheirEntries() {
+        const PresetLibrary presets = PresetLibrary::loadDefault();
+        ShapleyPanel panel;
+        panel.setPresets(presets.presets());
+        panel.showRegion("perl-regex", "12"); // the longest mode entry
+        panel.resize(300, 400);               // narrower than the controls
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        // A larger font after the first show, as projector mode sets: the pickers grow with it.
+        const QFont font = QApplication::font();
+        QFont larger = font;
+        larger.setPointSizeF(font.pointSizeF() * 1.6);
+        QApplication::setFont(larger);
+        const auto restore = qScopeGuard([&] { QApplication::setFont(font); });
+        QTest::qWait(20);
+        for (const char* name : {"shapley_baseline", "shapley_target", "shapley_mode"}) {
+            auto* box = panel.findChild<QComboBox*>(name);
+            QVERIFY(box);
+            QVERIFY2(box->sizeAdjustPolicy() == QComboBox::AdjustToContents, name);
+            // Laid out at least as wide as its longest entry needs: nothing is elided.
+            QVERIFY2(box->width() >= box->sizeHint().width(), name);
+            int widest = 0;
+            for (int i = 0; i < box->count(); ++i)
+                widest = std::max(widest, box->fontMetrics().horizontalAdvance(box->itemText(i)));
+            QVERIFY2(box->width() > widest, name);
+        }
     }
 
     void offGridConfigurationFailsWithAMessage() {
