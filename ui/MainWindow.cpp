@@ -125,7 +125,11 @@ MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* 
     connect(&session_.theme(), &Theme::changed, this, &MainWindow::applyTheme);
 
     showDatabaseState();
-    resize(1400, 900);
+    // 1400×900, but never beyond the screen's free area (a 1280×800 laptop or projector).
+    QSize start(1400, 900);
+    if (const QScreen* display = screen())
+        start = start.boundedTo(display->availableGeometry().size());
+    resize(start);
     applyTheme(); // after resize(): projector mode starts full screen
 }
 
