@@ -18,28 +18,8 @@ constexpr float kCapValue = 63.99f;
 
 } // namespace
 
-CdfView::CdfView(QWidget* parent) : ChartView(QStringLiteral("cdf"), parent) {
-    for (const auto& label : BoundResources::labels())
-        names_.push_back(QString::fromStdString(label));
+CdfView::CdfView(QWidget* parent) : BoundsChartView(QStringLiteral("cdf"), parent) {
     setEmptyMessage(tr("No throughput distributions: open a feature database"));
-}
-
-void CdfView::setSeries(std::shared_ptr<const RegionBoundsSeries> series) {
-    series_ = std::move(series);
-    rebuild();
-}
-
-void CdfView::setSeries(RegionBoundsSeries series) {
-    setSeries(std::make_shared<const RegionBoundsSeries>(std::move(series)));
-}
-
-void CdfView::clear() {
-    setSeries(std::shared_ptr<const RegionBoundsSeries>());
-}
-
-void CdfView::setResourceNames(const QStringList& names) {
-    names_ = names;
-    rebuild();
 }
 
 void CdfView::setShowMinimum(bool show) {
@@ -47,16 +27,8 @@ void CdfView::setShowMinimum(bool show) {
     rebuild();
 }
 
-bool CdfView::hasData() const {
-    return series_ && !series_->empty();
-}
-
 int CdfView::highlightedResource() const {
     return hasData() ? static_cast<int>(series_->dominantResource()) : -1;
-}
-
-QCPGraph* CdfView::resourceGraph(int resource) const {
-    return resource >= 0 && resource < graphs_.size() ? graphs_[resource] : nullptr;
 }
 
 QString CdfView::legendName(int resource) const {
@@ -68,11 +40,6 @@ QString CdfView::legendName(int resource) const {
     if (s.bindingCount(r) == 0)
         return resourceName(resource);
     return tr("%1 (binds %2)").arg(resourceName(resource), ChartFormat::percent(s.bindingShare(r)));
-}
-
-QString CdfView::resourceName(int resource) const {
-    return resource < names_.size() ? names_[resource]
-                                    : QStringLiteral("resource %1").arg(resource);
 }
 
 void CdfView::rebuild() {

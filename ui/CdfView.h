@@ -1,10 +1,6 @@
 #pragma once
 
-#include "ChartView.h"
-#include "explore/RegionBoundsSeries.h"
-
-#include <QStringList>
-#include <memory>
+#include "BoundsChartView.h"
 
 class QCPGraph;
 class QCPItemText;
@@ -19,28 +15,17 @@ namespace concorde::ui {
 /// a label "ROB binds 72 % of windows"; every legend entry gives the share of windows its
 /// resource binds. Hovering snaps to the nearest curve and shows the sample value under the
 /// pointer and its cumulative fraction.
-class CdfView : public ChartView {
+class CdfView : public BoundsChartView {
     Q_OBJECT
 
 public:
     explicit CdfView(QWidget* parent = nullptr);
 
-    /// The bounds to draw (shared, immutable).
-    void setSeries(std::shared_ptr<const RegionBoundsSeries> series);
-    void setSeries(RegionBoundsSeries series);
-    /// Clears the data (the empty message shows).
-    void clear();
-    const RegionBoundsSeries* series() const { return series_.get(); }
-    /// Names for the resources, in RegionBoundsSeries order (BoundResources::labels() by
-    /// default).
-    void setResourceNames(const QStringList& names);
     /// Whether the CDF of the per-window minimum is drawn (default true).
     void setShowMinimum(bool show);
 
     /// The highlighted (dominant binding) resource, -1 without data.
     int highlightedResource() const;
-    /// The curve of resource `resource`, nullptr without data.
-    QCPGraph* resourceGraph(int resource) const;
     /// The curve of the minimum, nullptr when hidden or without data.
     QCPGraph* minimumGraph() const { return minimumGraph_; }
     /// The "binds N % of windows" label of the highlighted resource.
@@ -49,7 +34,6 @@ public:
     /// Columns resource, ipc_bound, cumulative_fraction, binding_share: one row per distinct
     /// value of each resource's bounds (Cdf::steps), then the minimum's (resource "minimum").
     ChartTable dataTable() const override;
-    bool hasData() const override;
     QString hoverTextAt(const QPointF& pos) override;
 
 protected:
@@ -57,15 +41,11 @@ protected:
     void afterLayout() override;
 
 private:
-    QString resourceName(int resource) const;
     /// "ROB (binds 72.0 %)", "FP issue", "I-cache fills (never limits)" (every window at the 64
     /// IPC cap).
     QString legendName(int resource) const;
 
-    std::shared_ptr<const RegionBoundsSeries> series_;
-    QStringList names_;
     bool showMinimum_ = true;
-    QVector<QCPGraph*> graphs_;
     QCPGraph* minimumGraph_ = nullptr;
     QCPItemText* highlightLabel_ = nullptr;
     QCPItemTracer* tracer_ = nullptr;

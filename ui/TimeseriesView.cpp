@@ -11,19 +11,9 @@
 
 namespace concorde::ui {
 
-TimeseriesView::TimeseriesView(QWidget* parent) : ChartView(QStringLiteral("timeseries"), parent) {
-    for (const auto& label : BoundResources::labels())
-        names_.push_back(QString::fromStdString(label));
+TimeseriesView::TimeseriesView(QWidget* parent)
+    : BoundsChartView(QStringLiteral("timeseries"), parent) {
     setEmptyMessage(tr("No bound timeseries: open a feature database"));
-}
-
-void TimeseriesView::setSeries(std::shared_ptr<const RegionBoundsSeries> series) {
-    series_ = std::move(series);
-    rebuild();
-}
-
-void TimeseriesView::setSeries(RegionBoundsSeries series) {
-    setSeries(std::make_shared<const RegionBoundsSeries>(std::move(series)));
 }
 
 void TimeseriesView::clear() {
@@ -48,26 +38,8 @@ void TimeseriesView::setWindowSize(std::uint32_t instructions) {
     rebuild();
 }
 
-void TimeseriesView::setResourceNames(const QStringList& names) {
-    names_ = names;
-    rebuild();
-}
-
-bool TimeseriesView::hasData() const {
-    return series_ && !series_->empty();
-}
-
-QCPGraph* TimeseriesView::resourceGraph(int resource) const {
-    return resource >= 0 && resource < graphs_.size() ? graphs_[resource] : nullptr;
-}
-
 QCPBars* TimeseriesView::bandBars(int resource) const {
     return resource >= 0 && resource < band_.size() ? band_[resource] : nullptr;
-}
-
-QString TimeseriesView::resourceName(int resource) const {
-    return resource < names_.size() ? names_[resource]
-                                    : QStringLiteral("resource %1").arg(resource);
 }
 
 QString TimeseriesView::columnName(int resource) const {

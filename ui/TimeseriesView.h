@@ -1,11 +1,8 @@
 #pragma once
 
-#include "ChartView.h"
-#include "explore/RegionBoundsSeries.h"
+#include "BoundsChartView.h"
 
-#include <QStringList>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 class QCPAxisRect;
@@ -21,25 +18,21 @@ namespace concorde::ui {
 /// coloured by the resource binding each window. A program's regions are shown end to end with
 /// their boundaries marked. Hovering shows the window, its binding resource and bound, the
 /// simulated IPC and the next-tightest resources.
-class TimeseriesView : public ChartView {
+class TimeseriesView : public BoundsChartView {
     Q_OBJECT
 
 public:
     explicit TimeseriesView(QWidget* parent = nullptr);
 
-    void setSeries(std::shared_ptr<const RegionBoundsSeries> series);
-    void setSeries(RegionBoundsSeries series);
-    void clear();
-    const RegionBoundsSeries* series() const { return series_.get(); }
+    /// Clears the data and the reference overlay.
+    void clear() override;
     /// The simulated IPC per window (NaN where there is none; cut or padded with NaN to the
     /// series' length) and what it is, for the legend (e.g. ReferenceIpc::describe()).
     void setReference(std::vector<float> ipc, const QString& description);
     void clearReference();
     /// Instructions per window, for hover text and the axis label (default 400).
     void setWindowSize(std::uint32_t instructions);
-    void setResourceNames(const QStringList& names);
 
-    QCPGraph* resourceGraph(int resource) const;
     QCPGraph* minimumGraph() const { return minimumGraph_; }
     /// The simulated-IPC overlay, nullptr when there is none.
     QCPGraph* referenceGraph() const { return referenceGraph_; }
@@ -51,7 +44,6 @@ public:
     /// Columns window, segment, first_instruction, one per resource (BoundResources block
     /// names), minimum, binding_resource, simulated_ipc: one row per window.
     ChartTable dataTable() const override;
-    bool hasData() const override;
     QString hoverTextAt(const QPointF& pos) override;
     QSize defaultExportSize() const override { return {1600, 800}; }
 
@@ -59,18 +51,14 @@ protected:
     void rebuild() override;
 
 private:
-    QString resourceName(int resource) const;
     QString columnName(int resource) const;
     /// Segment of window `w` (index into segmentStarts()).
     std::size_t segmentOf(std::size_t w) const;
     double reference(std::size_t w) const;
 
-    std::shared_ptr<const RegionBoundsSeries> series_;
     std::vector<float> reference_;
     QString referenceDescription_;
     std::uint32_t windowSize_ = 400;
-    QStringList names_;
-    QVector<QCPGraph*> graphs_;
     QVector<QCPBars*> band_;
     QCPGraph* minimumGraph_ = nullptr;
     QCPGraph* referenceGraph_ = nullptr;
