@@ -3,6 +3,7 @@
 // page drills every page into it (the Shapley page then attributes that region) and Back
 // returns, phases are clustered off the UI thread, the headless export renders all five views,
 // and "export all for review" writes one file per view and format.
+#include "../support/ExplorerTestSession.h"
 #include "../support/TinyExplorerDatabase.h"
 #include "CdfPage.h"
 #include "CdfView.h"
@@ -56,23 +57,6 @@ using concorde::ui::TimeseriesPage;
 using concorde::ui::ViewCatalog;
 
 namespace {
-
-Session* newSession() {
-    CoreConfig target =
-        ConfigChecker(ParameterGrid(testing::tinyExplorerGrid()), {}).snap(CoreConfig{});
-    target.set(ParamId::Rob, 64);
-    CoreConfig baseline = target;
-    baseline.set(ParamId::AluIssue, 4);
-    return new Session(target, baseline);
-}
-
-QPoint handleCentre(const QSlider* slider) {
-    const int length = slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, slider);
-    const int x = QStyle::sliderPositionFromValue(slider->minimum(), slider->maximum(),
-                                                  slider->value(), slider->width() - length) +
-                  length / 2;
-    return {x, slider->height() / 2};
-}
 
 QString titleOf(const ChartPage& page) {
     return page.findChild<QLabel*>(QStringLiteral("page_title"))->text();
@@ -157,7 +141,7 @@ private slots:
     }
 
     void openingFillsThePagesAndDraggingChangesThem() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -178,7 +162,7 @@ private slots:
 
         auto* slider = window.findChild<QSlider*>(QStringLiteral("slider_rob"));
         QVERIFY(slider);
-        QTest::mousePress(slider, Qt::LeftButton, {}, handleCentre(slider));
+        QTest::mousePress(slider, Qt::LeftButton, {}, testing::sliderHandleCentre(slider));
         QTest::mouseMove(slider, QPoint(slider->width() / 2, slider->height() / 2));
         QTest::mouseMove(slider, QPoint(slider->width() - 3, slider->height() / 2));
         QTRY_COMPARE(session->config().rob(), 128);
@@ -193,7 +177,7 @@ private slots:
     }
 
     void clickingARegionDrillsInAndBackReturns() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.resize(1400, 900);
         window.show();
@@ -240,7 +224,7 @@ private slots:
     }
 
     void phasesAreClusteredInTheBackground() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         QVERIFY(session->openDatabaseNow(database_));
         ExplorerBounds bounds(*session);
         QVERIFY(bounds.loadNow());
@@ -272,7 +256,7 @@ private slots:
         const QString other = buildOtherDatabase();
         const auto expected = clusteredPhases(other, "alpha");
         QCOMPARE(expected.size(), std::size_t(4));
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         QVERIFY(session->openDatabaseNow(database_));
         ExplorerBounds bounds(*session);
         QVERIFY(bounds.loadNow());
@@ -297,7 +281,7 @@ private slots:
     }
 
     void pageAndDatabaseMayGoAwayWhileClustering() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         QVERIFY(session->openDatabaseNow(database_));
         auto bounds = std::make_unique<ExplorerBounds>(*session);
         QVERIFY(bounds->loadNow());
@@ -311,7 +295,7 @@ private slots:
     }
 
     void drillingShowsTheRegionsShapleyAttributionAndBackReturns() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.resize(1400, 900);
         window.show();
@@ -420,7 +404,7 @@ private slots:
     }
 
     void exportAllWritesOneFilePerView() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -1,6 +1,7 @@
 // The explorer window with a database open: dragging a slider updates the CPI readout and the
 // overview while dragging, undo/redo, session save and load, unreadable files, drag and drop,
 // recent files, warnings, the model's accuracy, themes and projector mode.
+#include "../support/ExplorerTestSession.h"
 #include "../support/TinyExplorerDatabase.h"
 #include "MainWindow.h"
 #include "OverviewView.h"
@@ -38,33 +39,11 @@ using concorde::ui::Session;
 
 namespace {
 
-CoreConfig onTinyGrid() {
-    return ConfigChecker(ParameterGrid(testing::tinyExplorerGrid()), {}).snap(CoreConfig{});
-}
-
-/// Target and baseline on the tiny grid, the target at ROB 64 (the only ROB trained on).
-Session* newSession() {
-    CoreConfig target = onTinyGrid();
-    target.set(ParamId::Rob, 64);
-    CoreConfig baseline = target;
-    baseline.set(ParamId::AluIssue, 4);
-    baseline.set(ParamId::LoadQueue, 48);
-    return new Session(target, baseline);
-}
-
 QVector<double> values(const QCPBars* bars) {
     QVector<double> out;
     for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it)
         out << it->value;
     return out;
-}
-
-QPoint handleCentre(const QSlider* slider) {
-    const int length = slider->style()->pixelMetric(QStyle::PM_SliderLength, nullptr, slider);
-    const int x = QStyle::sliderPositionFromValue(slider->minimum(), slider->maximum(),
-                                                  slider->value(), slider->width() - length) +
-                  length / 2;
-    return {x, slider->height() / 2};
 }
 
 } // namespace
@@ -97,7 +76,7 @@ private slots:
     }
 
     void opensAndShowsThePrediction() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -143,7 +122,7 @@ private slots:
     // Dragging the ROB slider with the mouse: the CPI label and the overview's bars change
     // while the button is still down, and the drag is one undo step.
     void draggingASliderUpdatesCpiAndOverviewLive() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -160,7 +139,7 @@ private slots:
         QUndoStack* undo = window.history().stack();
         const int steps = undo->count();
 
-        QTest::mousePress(slider, Qt::LeftButton, {}, handleCentre(slider));
+        QTest::mousePress(slider, Qt::LeftButton, {}, testing::sliderHandleCentre(slider));
         QTest::mouseMove(slider, QPoint(slider->width() / 2, slider->height() / 2));
         QTest::mouseMove(slider, QPoint(slider->width() - 3, slider->height() / 2));
         QTRY_COMPARE(session->config().rob(), 128);
@@ -194,7 +173,7 @@ private slots:
     }
 
     void undoAndRedoRestoreSliders() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         QVERIFY(open(*session, window));
         auto* rob = child<QSlider>(window, "slider_rob");
@@ -239,7 +218,7 @@ private slots:
     void sessionRoundTripsThroughJson() {
         const QString path = file("saved-session.json");
         {
-            std::unique_ptr<Session> session(newSession());
+            std::unique_ptr<Session> session(testing::newTinySession());
             MainWindow window(*session, presets_);
             QVERIFY(open(*session, window));
             CoreConfig target = session->config();
@@ -309,7 +288,7 @@ private slots:
         const QString text = file("readme.sqlite");
         std::ofstream(text.toStdString()) << "SQLite format 3 but not really\n";
 
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -344,7 +323,7 @@ private slots:
     }
 
     void droppingADatabaseOpensIt() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -369,7 +348,7 @@ private slots:
 
     void recentFilesAreRemembered() {
         QSettings().clear();
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         {
             MainWindow window(*session, presets_);
             QVERIFY(open(*session, window));
@@ -391,7 +370,7 @@ private slots:
     }
 
     void themesAndProjectorMode() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -426,7 +405,7 @@ private slots:
     }
 
     void clickingAnOverviewRowSelectsTheProgram() {
-        std::unique_ptr<Session> session(newSession());
+        std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
