@@ -19,6 +19,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -386,10 +387,14 @@ private slots:
         auto* plot = child<QCustomPlot>(window, "overview_plot");
         QVERIFY(plot->axisRect()->backgroundBrush().color().lightness() < 100);
 
+        window.setGeometry(40, 30, 900, 640);
+        const QRect before = window.geometry();
         projector->trigger();
         QVERIFY(session->theme().projector());
         QVERIFY(QApplication::font().pointSizeF() > normalSize * 1.5);
         QTRY_VERIFY(window.isFullScreen());
+        // The whole screen, even where no window manager acts on the full-screen request.
+        QTRY_COMPARE(window.geometry(), window.screen()->geometry());
         QVERIFY(plot->xAxis->tickLabelFont().pointSizeF() > normalSize * 1.5);
         QVERIFY(child<QLabel>(window, "cpi_label")->font().pointSizeF() > normalSize * 2.5);
         QVERIFY(plot->xAxis->basePen().widthF() >= 2);
@@ -399,6 +404,7 @@ private slots:
 
         projector->trigger();
         QTRY_VERIFY(!window.isFullScreen());
+        QTRY_COMPARE(window.geometry(), before);
         QCOMPARE(QApplication::font().pointSizeF(), normalSize);
         window.findChild<QAction*>(QStringLiteral("theme_light"))->trigger();
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 200);
