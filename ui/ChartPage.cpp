@@ -75,6 +75,7 @@ void ChartPage::ensureCurrent() {
         stale_ = false;
         refresh();
     }
+    completeBackgroundWork();
 }
 
 void ChartPage::showEvent(QShowEvent* event) {

@@ -31,7 +31,8 @@ public:
 
     /// Recomputes what the view shows from the session.
     virtual void refresh() = 0;
-    /// Refreshes now if a change arrived while the page was hidden (e.g. before exporting it).
+    /// Refreshes now if a change arrived while the page was hidden, and finishes any background
+    /// work the chart is waiting for: what an export must do first.
     void ensureCurrent();
 
 protected:
@@ -42,6 +43,9 @@ protected:
     /// Refresh when the session's prediction arrives too (pages showing predicted CPIs).
     void followPredictions();
     void showEvent(QShowEvent* event) override;
+    /// Completes, on this thread, work the page runs in the background for its chart (the
+    /// default has none).
+    virtual void completeBackgroundWork() {}
 
 private:
     /// refresh() now if the page can be seen, else when it is next shown.

@@ -86,6 +86,16 @@ bool PhasesPage::isClustering() const {
            clustering_.count(session().program().toStdString()) > 0;
 }
 
+void PhasesPage::completeBackgroundWork() {
+    if (!isClustering())
+        return;
+    // The background job's result, when it arrives, is the same and replaces this one.
+    const std::string program = session().program().toStdString();
+    phases_[program] = cluster(*session().explorer(), program);
+    clustering_.erase(program);
+    refresh();
+}
+
 void PhasesPage::activate(int entry) {
     const auto& entries = view_->timeline().entries;
     if (entry < 0 || std::size_t(entry) >= entries.size())

@@ -40,6 +40,11 @@ public:
     /// Whether the phases of the selected program are being clustered in the background.
     bool isClustering() const;
 
+protected:
+    /// Clusters the selected program now if that is still running in the background, so an
+    /// export shows its phases.
+    void completeBackgroundWork() override;
+
 private:
     /// (region id, phase) pairs, as ProgramTimeline::setPhases takes them.
     using RegionPhases = std::vector<std::pair<std::int64_t, std::int64_t>>;

@@ -250,6 +250,13 @@ private slots:
         QVERIFY(session->setProgram(QStringLiteral("alpha")));
         QVERIFY(!page.isClustering());
         QVERIFY(page.view()->timeline().hasPhases());
+        // An export does not wait for the event loop: ensureCurrent() finishes the clustering.
+        QVERIFY(session->setProgram(QStringLiteral("beta")));
+        QVERIFY(page.isClustering() || page.view()->timeline().hasPhases());
+        page.ensureCurrent();
+        QVERIFY(!page.isClustering());
+        QVERIFY(page.view()->timeline().hasPhases());
+        QVERIFY(shownPhases(page.view()->timeline()) == clusteredPhases(database_, "beta"));
     }
 
     void switchingDatabaseWhileClusteringShowsOnlyTheNewPhases() {
