@@ -271,11 +271,8 @@ std::int64_t FeatureDatabase::ensureProgram(const ProgramRow& program) {
         "INSERT INTO programs (id, name, command_line, source_trace, instructions_traced) "
         "VALUES (?1, ?2, ?3, ?4, ?5)",
         "adding a program");
-    if (program.id != 0)
-        insert.bind(1, program.id);
-    else
-        insert.bindNull(1);
-    insert.bind(2, program.name)
+    insert.bindRowIdOrNull(1, program.id)
+        .bind(2, program.name)
         .bind(3, program.commandLine)
         .bind(4, program.sourceTrace)
         .bind(5, static_cast<std::int64_t>(program.instructionsTraced));
@@ -342,11 +339,8 @@ std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
         "INSERT INTO regions (id, program_id, region_index, program_start, warmup, length, bbv, "
         "complete) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
         "adding a region");
-    if (region.id != 0)
-        insert.bind(1, region.id);
-    else
-        insert.bindNull(1);
-    insert.bind(2, region.programId)
+    insert.bindRowIdOrNull(1, region.id)
+        .bind(2, region.programId)
         .bind(3, std::int64_t{region.regionIndex})
         .bind(4, static_cast<std::int64_t>(region.programStart))
         .bind(5, static_cast<std::int64_t>(region.warmup))

@@ -32,6 +32,10 @@ public:
     }
     SqliteStatement& bindBlob(int index, std::span<const std::uint8_t> bytes);
     SqliteStatement& bindNull(int index);
+    /// Binds a row id, or NULL for 0 so that SQLite assigns the next one.
+    SqliteStatement& bindRowIdOrNull(int index, std::int64_t id) {
+        return id != 0 ? bind(index, id) : bindNull(index);
+    }
 
     /// Advances to the next row: true if there is one, false when done.
     bool step();
