@@ -58,7 +58,7 @@ void CdfView::rebuild() {
     if (!hasData()) {
         x->setRange(0.1, 100);
         showEmptyMessage();
-        plot()->replot();
+        plot()->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const RegionBoundsSeries& s = *series_;
@@ -152,7 +152,7 @@ void CdfView::rebuild() {
     tracer_->position->setAxes(x, y);
     tracer_->setVisible(false);
     tracer_->setLayer(QStringLiteral("highlight"));
-    plot()->replot();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void CdfView::afterLayout() {

@@ -51,7 +51,7 @@ QCPBars* PhasesView::phaseBars(int phase) const {
 void PhasesView::setSelectedRegion(int index) {
     selected_ = index >= 0 && index < int(timeline_.entries.size()) ? index : -1;
     placeSelectionMark();
-    plot()->replot();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void PhasesView::rebuild() {
@@ -65,7 +65,7 @@ void PhasesView::rebuild() {
         x->setRange(0, 1);
         y->setRange(0, 1);
         showEmptyMessage();
-        plot()->replot();
+        plot()->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const auto& entries = timeline_.entries;
@@ -151,7 +151,7 @@ void PhasesView::rebuild() {
     rect->setRangeDrag(Qt::Horizontal);
     rect->setRangeZoom(Qt::Horizontal);
     placeSelectionMark();
-    plot()->replot();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void PhasesView::placeSelectionMark() {

@@ -136,14 +136,14 @@ void ShapleyView::rebuild() {
         rect->axis(QCPAxis::atBottom)->setRange(0, 1);
         rect->axis(QCPAxis::atLeft)->setRange(-1, 1);
         showEmptyMessage();
-        plot()->replot();
+        plot()->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     if (mode_ == Mode::Region)
         rebuildRegion(rect);
     else
         rebuildColumns(rect);
-    plot()->replot();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QCPBars* ShapleyView::addPlayerBars(QCPAxis* keyAxis, QCPAxis* valueAxis, std::size_t player,

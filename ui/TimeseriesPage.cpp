@@ -4,6 +4,7 @@
 #include "Session.h"
 #include "TimeseriesView.h"
 #include "explore/ReferenceIpc.h"
+#include "explore/ReferenceIpcCache.h"
 #include "store/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
@@ -19,6 +20,29 @@ TimeseriesPage::TimeseriesPage(Session& session, ExplorerBounds* bounds, QWidget
     view_ = new TimeseriesView(this);
     setView(view_);
     refresh();
+}
+
+TimeseriesPage::~TimeseriesPage() = default;
+
+const ReferenceIpcCache*
+TimeseriesPage::referenceLabels(const std::vector<std::int64_t>& regionIds) {
+    const ExplorerPtr& explorer = session().explorer();
+    if (!explorer)
+        return nullptr;
+    if (!reference_ || referenceFor_.lock() != explorer) {
+        reference_.reset();
+        explorer->withDatabase([&](FeatureDatabase& database) {
+            reference_ = std::make_unique<ReferenceIpcCache>(database);
+        });
+        referenceFor_ = explorer;
+    }
+    bool missing = false;
+    for (const std::int64_t id : regionIds)
+        missing = missing || !reference_->holds(id);
+    if (missing)
+        explorer->withDatabase(
+            [&](FeatureDatabase& database) { reference_->load(database, regionIds); });
+    return reference_.get();
 }
 
 void TimeseriesPage::refresh() {
@@ -45,23 +69,25 @@ void TimeseriesPage::refresh() {
     int labelled = 0;
     bool exact = true;
     try {
-        session().explorer()->withDatabase([&](FeatureDatabase& database) {
-            for (std::size_t i = 0; i < regions.size() && i < starts.size(); ++i) {
-                const ReferenceIpc reference =
-                    ReferenceIpc::forRegion(database, data->regions()[regions[i]].id,
-                                            session().explorer()->snap(session().config()));
-                if (!reference.available())
-                    continue;
-                ++labelled;
-                if (description.isEmpty())
-                    description = QString::fromStdString(reference.describe());
-                exact = exact && reference.match() == ReferenceIpc::Match::Exact;
-                const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : ipc.size();
-                const auto& values = reference.windowIpc();
-                for (std::size_t w = starts[i], k = 0; w < end && k < values.size(); ++w, ++k)
-                    ipc[w] = values[k];
-            }
-        });
+        std::vector<std::int64_t> regionIds;
+        for (std::size_t i = 0; i < regions.size() && i < starts.size(); ++i)
+            regionIds.push_back(data->regions()[regions[i]].id);
+        const ReferenceIpcCache* labels = referenceLabels(regionIds);
+        const CoreConfig shown =
+            labels ? session().explorer()->snap(session().config()) : CoreConfig();
+        for (std::size_t i = 0; labels && i < regionIds.size(); ++i) {
+            const ReferenceIpc reference = labels->lookup(regionIds[i], shown);
+            if (!reference.available())
+                continue;
+            ++labelled;
+            if (description.isEmpty())
+                description = QString::fromStdString(reference.describe());
+            exact = exact && reference.match() == ReferenceIpc::Match::Exact;
+            const std::size_t end = i + 1 < starts.size() ? starts[i + 1] : ipc.size();
+            const auto& values = reference.windowIpc();
+            for (std::size_t w = starts[i], k = 0; w < end && k < values.size(); ++w, ++k)
+                ipc[w] = values[k];
+        }
     } catch (const std::exception&) {
         labelled = 0;
     }
@@ -79,7 +105,7 @@ void TimeseriesPage::refresh() {
                       labelled == 0 ? tr("no reference simulation")
                       : regions.size() == 1
                           ? tr("reference: %1").arg(description)
-                          : tr("reference simulation overlaid (dashed) where labelled")));
+                          : tr("reference simulation overlaid (grey) where labelled")));
 }
 
 } // namespace concorde::ui

@@ -38,8 +38,11 @@ void TimeseriesView::setWindowSize(std::uint32_t instructions) {
     rebuild();
 }
 
-QCPBars* TimeseriesView::bandBars(int resource) const {
-    return resource >= 0 && resource < band_.size() ? band_[resource] : nullptr;
+QColor TimeseriesView::bandColourAt(std::size_t window) const {
+    if (!band_ || window >= std::size_t(band_->data()->keySize()))
+        return {};
+    const QCPRange levels = band_->dataRange();
+    return QColor::fromRgba(band_->gradient().color(band_->data()->cell(int(window), 0), levels));
 }
 
 QString TimeseriesView::columnName(int resource) const {
@@ -61,7 +64,7 @@ double TimeseriesView::reference(std::size_t w) const {
 void TimeseriesView::rebuild() {
     QCPAxisRect* rect = resetPlot();
     graphs_.clear();
-    band_.clear();
+    band_ = nullptr;
     minimumGraph_ = nullptr;
     referenceGraph_ = nullptr;
     bandRect_ = nullptr;
@@ -74,7 +77,7 @@ void TimeseriesView::rebuild() {
         x->setRange(0, 250);
         y->setRange(0, 4);
         showEmptyMessage();
-        plot()->replot();
+        plot()->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const RegionBoundsSeries& s = *series_;
@@ -85,40 +88,80 @@ void TimeseriesView::rebuild() {
     x->setTickLabels(false);
     x->setRange(-0.5, double(n) - 0.5);
 
-    QVector<double> keys(static_cast<int>(n));
-    std::iota(keys.begin(), keys.end(), 0.0);
     const auto floorOf = [](double v) { return std::max(v, 1e-3); };
-    // Long series (a whole program) get thinner lines, or the plot turns into a solid block.
-    const double density = std::clamp(600.0 / double(std::max<std::size_t>(n, 1)), 0.35, 1.0);
+    // Qt's raster engine strokes a wide pen by outlining and filling the whole polyline: about
+    // 3 ms per series for one region's 250 windows and half a second over a program's
+    // thousands (chart_render). So every series here is drawn with a one-pixel hairline; over
+    // thousands of windows dash patterns are unreadable anyway: solid, aliased lines there.
+    const bool dense = n > 1500;
+    const auto hairline = [&](const QColor& colour, Qt::PenStyle style) {
+        QPen p(colour, 0, dense ? Qt::SolidLine : style);
+        p.setCosmetic(true);
+        return p;
+    };
+    // What a graph plots of a per-window series: every window, or over more windows than the
+    // plot has pixels, each bucket's maximum then its minimum (the envelope a step line of
+    // every window would draw, at a tenth of the points). NaN windows are skipped.
+    const std::size_t bucket = dense ? (n + 1499) / 1500 : 1;
+    const auto setPlotted = [&](QCPGraph* graph, const auto& valueAt) {
+        QVector<double> keys, values;
+        keys.reserve(int(2 * n / bucket + 2));
+        values.reserve(keys.capacity());
+        for (std::size_t first = 0; first < n; first += bucket) {
+            const std::size_t last = std::min(n, first + bucket);
+            double high = -1, lowest = std::numeric_limits<double>::infinity();
+            for (std::size_t w = first; w < last; ++w) {
+                const double v = valueAt(w);
+                if (std::isnan(v))
+                    continue;
+                high = std::max(high, v);
+                lowest = std::min(lowest, v);
+            }
+            if (high < 0) {
+                keys.push_back(double(first)); // a gap in the line
+                values.push_back(std::numeric_limits<double>::quiet_NaN());
+                continue;
+            }
+            keys.push_back(double(first));
+            values.push_back(floorOf(high));
+            if (bucket > 1) {
+                keys.push_back(0.5 * double(first + last - 1));
+                values.push_back(floorOf(lowest));
+            }
+        }
+        graph->setData(keys, values, true);
+    };
     for (std::size_t r = 0; r < s.resourceCount(); ++r) {
         const int i = static_cast<int>(r);
         QCPGraph* graph = plot()->addGraph(x, y);
         graph->setName(resourceName(i));
         QColor colour = theme().palette.colour(i);
         colour.setAlpha(200);
-        graph->setPen(pen(colour, std::max(0.8 * density, 1.2 / theme().lineWidth),
-                          theme().palette.lineStyle(i)));
+        graph->setPen(hairline(colour, theme().palette.lineStyle(i)));
         graph->setLineStyle(QCPGraph::lsStepCenter);
-        QVector<double> values(static_cast<int>(n));
+        graph->setAntialiased(!dense);
         const auto bound = s.bound(r);
-        for (std::size_t w = 0; w < n; ++w)
-            values[int(w)] = floorOf(bound[w]);
-        graph->setData(keys, values, true);
+        setPlotted(graph, [&](std::size_t w) { return double(bound[w]); });
         graphs_.push_back(graph);
     }
     minimumGraph_ = plot()->addGraph(x, y);
     minimumGraph_->setName(tr("Minimum (binding bound)"));
-    minimumGraph_->setPen(pen(theme().foreground,
-                              std::max(1.0, theme().highlightWidth / theme().lineWidth * density)));
+    // The minimum stands out by its colour and the shaded area under it (what the binding
+    // resources leave achievable), not by a wide pen.
+    minimumGraph_->setPen(hairline(theme().foreground, Qt::SolidLine));
+    QColor shade = theme().foreground;
+    shade.setAlpha(45);
+    if (!dense && !qEnvironmentVariableIsSet("NOFILL"))
+        minimumGraph_->setBrush(shade);
+    minimumGraph_->setAntialiasedFill(false);
     minimumGraph_->setLineStyle(QCPGraph::lsStepCenter);
-    QVector<double> minimum(static_cast<int>(n));
+    minimumGraph_->setAntialiased(!dense);
     double low = std::numeric_limits<double>::infinity(), highMinimum = 0, highReference = 0;
     for (std::size_t w = 0; w < n; ++w) {
-        minimum[int(w)] = floorOf(s.minimum()[w]);
-        low = std::min(low, minimum[int(w)]);
-        highMinimum = std::max(highMinimum, minimum[int(w)]);
+        low = std::min(low, floorOf(s.minimum()[w]));
+        highMinimum = std::max(highMinimum, floorOf(s.minimum()[w]));
     }
-    minimumGraph_->setData(keys, minimum, true);
+    setPlotted(minimumGraph_, [&](std::size_t w) { return double(s.minimum()[w]); });
     minimumGraph_->setLayer(QStringLiteral("highlight"));
     QFont bold = theme().font(1.0);
     bold.setBold(true);
@@ -131,21 +174,15 @@ void TimeseriesView::rebuild() {
         referenceGraph_ = plot()->addGraph(x, y);
         // The legend stays short; which simulation it is goes under the axis (see below).
         referenceGraph_->setName(tr("Simulated IPC"));
-        referenceGraph_->setPen(
-            pen(theme().reference,
-                std::max(1.0, theme().highlightWidth / theme().lineWidth * 0.7 * density),
-                Qt::DashLine));
+        referenceGraph_->setPen(hairline(theme().reference, Qt::DashLine));
         referenceGraph_->setLineStyle(QCPGraph::lsStepCenter);
-        QVector<double> values(static_cast<int>(n));
-        for (std::size_t w = 0; w < n; ++w) {
-            const double v = reference(w);
-            values[int(w)] = std::isnan(v) ? v : floorOf(v);
-            if (!std::isnan(v)) {
-                low = std::min(low, values[int(w)]);
-                highReference = std::max(highReference, values[int(w)]);
+        referenceGraph_->setAntialiased(!dense);
+        for (std::size_t w = 0; w < n; ++w)
+            if (const double v = reference(w); !std::isnan(v)) {
+                low = std::min(low, floorOf(v));
+                highReference = std::max(highReference, floorOf(v));
             }
-        }
-        referenceGraph_->setData(keys, values, true);
+        setPlotted(referenceGraph_, [&](std::size_t w) { return reference(w); });
         referenceGraph_->setLayer(QStringLiteral("highlight"));
     }
     const double upper =
@@ -227,27 +264,27 @@ void TimeseriesView::rebuild() {
             qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(bx, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), x,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
-    band_.fill(nullptr, int(s.resourceCount()));
-    for (std::size_t r = 0; r < s.resourceCount(); ++r) {
-        if (s.bindingCount(r) == 0)
-            continue;
-        auto* bars = new QCPBars(bx, by);
-        bars->setWidth(1.05); // a hair wider than a window: no pixel gaps when rounding
-        bars->setPen(Qt::NoPen);
-        bars->setAntialiased(false); // no seams between neighbouring windows
-        bars->setAntialiasedFill(false);
-        const int i = static_cast<int>(r);
-        bars->setBrush(QBrush(theme().palette.colour(i))); // solid: one-pixel bars
-        bars->removeFromLegend();
-        QVector<double> bk, bv;
-        for (std::size_t w = 0; w < n; ++w)
-            if (s.binding()[w] == r) {
-                bk.push_back(double(w));
-                bv.push_back(1.0);
-            }
-        bars->setData(bk, bv, true);
-        band_[i] = bars;
-    }
+    // The band is an image, one pixel column per window coloured by its binding resource:
+    // drawn at the cost of one scaled image however many windows there are.
+    band_ = new QCPColorMap(bx, by);
+    band_->setObjectName(QStringLiteral("binding_band"));
+    band_->removeFromLegend();
+    band_->setInterpolate(false);
+    band_->setAntialiased(false); // no smoothing between windows, and a much cheaper scale
+    band_->setTightBoundary(true);
+    band_->data()->setSize(int(n), 1);
+    band_->data()->setRange(QCPRange(0, double(n) - 1), QCPRange(0, 1));
+    for (std::size_t w = 0; w < n; ++w)
+        band_->data()->setCell(int(w), 0, double(s.binding()[w]));
+    const int resources = int(s.resourceCount());
+    QCPColorGradient colours;
+    colours.clearColorStops();
+    colours.setLevelCount(std::max(resources, 2));
+    for (int r = 0; r < resources; ++r)
+        colours.setColorStopAt(resources > 1 ? double(r) / (resources - 1) : 0.0,
+                               theme().palette.colour(r));
+    band_->setGradient(colours);
+    band_->setDataRange(QCPRange(0, std::max(resources - 1, 1)));
 
     tracer_ = new QCPItemTracer(plot());
     tracer_->setStyle(QCPItemTracer::tsCircle);
@@ -257,7 +294,7 @@ void TimeseriesView::rebuild() {
     tracer_->position->setAxes(x, y);
     tracer_->setVisible(false);
     tracer_->setLayer(QStringLiteral("highlight"));
-    plot()->replot();
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QString TimeseriesView::hoverTextAt(const QPointF& pos) {

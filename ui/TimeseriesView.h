@@ -2,11 +2,12 @@
 
 #include "BoundsChartView.h"
 
+#include <QColor>
 #include <cstdint>
 #include <vector>
 
 class QCPAxisRect;
-class QCPBars;
+class QCPColorMap;
 class QCPGraph;
 class QCPItemTracer;
 
@@ -36,9 +37,10 @@ public:
     QCPGraph* minimumGraph() const { return minimumGraph_; }
     /// The simulated-IPC overlay, nullptr when there is none.
     QCPGraph* referenceGraph() const { return referenceGraph_; }
-    /// The band's bars of resource `resource` (one bar per window it binds), nullptr when it
-    /// binds no window or without data.
-    QCPBars* bandBars(int resource) const;
+    /// The colour the band shows at `window`: its binding resource's (invalid without data).
+    QColor bandColourAt(std::size_t window) const;
+    /// The band: one cell per window holding its binding resource, nullptr without data.
+    QCPColorMap* band() const { return band_; }
     QCPAxisRect* bandRect() const { return bandRect_; }
 
     /// Columns window, segment, first_instruction, one per resource (BoundResources block
@@ -59,7 +61,7 @@ private:
     std::vector<float> reference_;
     QString referenceDescription_;
     std::uint32_t windowSize_ = 400;
-    QVector<QCPBars*> band_;
+    QCPColorMap* band_ = nullptr;
     QCPGraph* minimumGraph_ = nullptr;
     QCPGraph* referenceGraph_ = nullptr;
     QCPAxisRect* bandRect_ = nullptr;

@@ -40,45 +40,64 @@ double distanceBetween(const CoreConfig& a, const CoreConfig& b, const Parameter
     return total;
 }
 
+/// The label's configuration and the rest of the row, without its per-window IPC.
+ReferenceIpc::Label decodeConfig(const LabelRow& row, const std::string& what) {
+    const std::string label = what + ", label " + std::to_string(row.id);
+    ReferenceIpc::Label decoded;
+    decoded.id = row.id;
+    try {
+        decoded.config = CoreConfig::fromJson(nlohmann::json::parse(row.configJson), true, label);
+    } catch (const nlohmann::json::exception& e) {
+        throw badInput(label + ": configuration is not valid JSON: " + e.what());
+    }
+    decoded.source = row.source;
+    decoded.cpi = row.cpi;
+    return decoded;
+}
+
+std::vector<float> decodeWindowIpc(const LabelRow& row, const std::string& what) {
+    const SeriesMatrix ipc = SeriesGroupCodec::decode(
+        row.windowIpc, what + ", label " + std::to_string(row.id) + " per-window IPC", 1);
+    return std::vector<float>(ipc.values.begin(), ipc.values.end());
+}
+
 } // namespace
 
-ReferenceIpc ReferenceIpc::select(const std::vector<LabelRow>& labels, const CoreConfig& config,
-                                  const ParameterGrid& grid, const std::string& what) {
+ReferenceIpc::Label ReferenceIpc::decode(const LabelRow& row, const std::string& what) {
+    Label decoded = decodeConfig(row, what);
+    decoded.windowIpc = decodeWindowIpc(row, what);
+    return decoded;
+}
+
+ReferenceIpc ReferenceIpc::select(std::span<const Label> labels, const CoreConfig& config,
+                                  const ParameterGrid& grid) {
     ReferenceIpc result;
-    const LabelRow* best = nullptr;
-    CoreConfig bestConfig;
+    const Label* best = nullptr;
     double bestDistance = std::numeric_limits<double>::infinity();
-    for (const LabelRow& label : labels) {
-        CoreConfig labelled;
-        try {
-            labelled = CoreConfig::fromJson(nlohmann::json::parse(label.configJson), true,
-                                            what + ", label " + std::to_string(label.id));
-        } catch (const nlohmann::json::exception& e) {
-            throw badInput(what + ", label " + std::to_string(label.id) +
-                           ": configuration is not valid JSON: " + e.what());
+    for (const Label& label : labels) {
+        if (label.config == config) {
+            best = &label;
+            bestDistance = 0;
+            break;
         }
-        const double distance = labelled == config ? 0.0 : distanceBetween(labelled, config, grid);
+        const double distance = distanceBetween(label.config, config, grid);
         if (distance < bestDistance) {
             best = &label;
-            bestConfig = labelled;
             bestDistance = distance;
-            if (labelled == config)
-                break;
         }
     }
     if (!best)
         return result;
-    result.match_ = bestConfig == config ? Match::Exact : Match::Nearest;
-    result.config_ = bestConfig;
+    result.match_ = best->config == config ? Match::Exact : Match::Nearest;
+    result.labelId_ = best->id;
+    result.config_ = best->config;
     result.source_ = best->source;
     result.cpi_ = best->cpi;
     result.distance_ = result.match_ == Match::Exact ? 0.0 : bestDistance;
-    const SeriesMatrix ipc = SeriesGroupCodec::decode(
-        best->windowIpc, what + ", label " + std::to_string(best->id) + " per-window IPC", 1);
-    result.windowIpc_.assign(ipc.values.begin(), ipc.values.end());
+    result.windowIpc_ = best->windowIpc;
     if (result.match_ == Match::Nearest)
         for (const ParameterSpec& spec : ParameterSpace::all()) {
-            const double labelled = bestConfig.value(spec.id);
+            const double labelled = best->config.value(spec.id);
             const double shown = config.value(spec.id);
             if (labelled != shown)
                 result.differences_.push_back(spec.key + " " + spec.formatValue(labelled) +
@@ -87,11 +106,28 @@ ReferenceIpc ReferenceIpc::select(const std::vector<LabelRow>& labels, const Cor
     return result;
 }
 
+ReferenceIpc ReferenceIpc::select(const std::vector<LabelRow>& labels, const CoreConfig& config,
+                                  const ParameterGrid& grid, const std::string& what) {
+    // Only the chosen label's per-window IPC is decoded: one answer needs no more.
+    std::vector<Label> decoded;
+    decoded.reserve(labels.size());
+    for (const LabelRow& row : labels)
+        decoded.push_back(decodeConfig(row, what));
+    ReferenceIpc result = select(decoded, config, grid);
+    for (const LabelRow& row : labels)
+        if (result.available() && row.id == result.labelId_)
+            result.windowIpc_ = decodeWindowIpc(row, what);
+    return result;
+}
+
 ReferenceIpc ReferenceIpc::forRegion(FeatureDatabase& database, std::int64_t regionId,
                                      const CoreConfig& config) {
     const ParameterGrid grid(database.buildSettings().grid);
-    return select(database.labels(regionId), config, grid,
-                  database.path().string() + ": " + database.describeRegion(regionId));
+    return select(database.labels(regionId), config, grid, describeRegion(database, regionId));
+}
+
+std::string ReferenceIpc::describeRegion(FeatureDatabase& database, std::int64_t regionId) {
+    return database.path().string() + ": " + database.describeRegion(regionId);
 }
 
 std::string ReferenceIpc::describe() const {

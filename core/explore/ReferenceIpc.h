@@ -3,6 +3,7 @@
 #include "params/CoreConfig.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,18 +30,38 @@ public:
         None,    ///< the region has no labels
     };
 
+    /// One stored label, decoded: what choosing it and showing it need.
+    struct Label {
+        std::int64_t id = 0; ///< the label's row id
+        CoreConfig config;
+        std::string source;
+        double cpi = 0;
+        std::vector<float> windowIpc;
+    };
+
     /// No reference (Match::None).
     ReferenceIpc() = default;
 
-    /// Chooses among `labels` (one region's) for `config`. A label whose configuration or
-    /// per-window IPC cannot be decoded is a bad-input ConcordeError naming `what` (the region).
+    /// Decodes a stored label. A configuration or per-window IPC that cannot be decoded is a
+    /// bad-input ConcordeError naming `what` (the region) and the label.
+    static Label decode(const LabelRow& row, const std::string& what);
+    /// Chooses among one region's decoded labels, in storage order, for `config`; no decoding
+    /// and no I/O (ReferenceIpcCache answers slider steps with it).
+    static ReferenceIpc select(std::span<const Label> labels, const CoreConfig& config,
+                               const ParameterGrid& grid);
+    /// Selects among `labels` (one region's) for `config`, decoding every label's configuration
+    /// but only the chosen one's per-window IPC (errors as decode()).
     static ReferenceIpc select(const std::vector<LabelRow>& labels, const CoreConfig& config,
                                const ParameterGrid& grid, const std::string& what);
     /// Reads the region's labels from `database` and selects (grid from its build settings).
     static ReferenceIpc forRegion(FeatureDatabase& database, std::int64_t regionId,
                                   const CoreConfig& config);
+    /// The `what` that forRegion() names the region's labels with in errors.
+    static std::string describeRegion(FeatureDatabase& database, std::int64_t regionId);
 
     Match match() const { return match_; }
+    /// The chosen label's row id (0 when none).
+    std::int64_t labelId() const { return labelId_; }
     bool available() const { return match_ != Match::None; }
     /// The labelled configuration (the default CoreConfig when none).
     const CoreConfig& config() const { return config_; }
@@ -61,6 +82,7 @@ public:
 
 private:
     Match match_ = Match::None;
+    std::int64_t labelId_ = 0;
     CoreConfig config_;
     std::string source_;
     double cpi_ = 0;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace concorde {
 namespace {
@@ -85,11 +86,37 @@ RegionBoundsSeries RegionBoundsSeries::concatenate(std::span<const RegionBoundsS
             result.bounds_[r].insert(result.bounds_[r].end(), part.bounds_[r].begin(),
                                      part.bounds_[r].end());
     }
-    result.finish();
+    result.finish(parts);
     return result;
 }
 
-void RegionBoundsSeries::finish() {
+namespace {
+
+/// The samples of several sorted distributions, merged into one sorted vector: pairwise
+/// in-place merges of neighbouring runs, log2(runs) passes.
+std::vector<float> mergeSorted(std::span<const RegionBoundsSeries> parts,
+                               const std::function<const Cdf&(const RegionBoundsSeries&)>& cdfOf) {
+    std::vector<float> merged;
+    std::vector<std::size_t> runStarts;
+    for (const auto& part : parts) {
+        const auto& values = cdfOf(part).sortedValues();
+        runStarts.push_back(merged.size());
+        merged.insert(merged.end(), values.begin(), values.end());
+    }
+    runStarts.push_back(merged.size());
+    for (std::size_t width = 1; width + 1 < runStarts.size(); width *= 2)
+        for (std::size_t first = 0; first + width + 1 < runStarts.size(); first += 2 * width) {
+            const std::size_t last = std::min(first + 2 * width, runStarts.size() - 1);
+            std::inplace_merge(merged.begin() + std::ptrdiff_t(runStarts[first]),
+                               merged.begin() + std::ptrdiff_t(runStarts[first + width]),
+                               merged.begin() + std::ptrdiff_t(runStarts[last]));
+        }
+    return merged;
+}
+
+} // namespace
+
+void RegionBoundsSeries::finish(std::span<const RegionBoundsSeries> sortedParts) {
     const std::size_t resources = bounds_.size();
     const std::size_t n = resources == 0 ? 0 : bounds_[0].size();
     minimum_.assign(n, 0.0f);
@@ -107,11 +134,19 @@ void RegionBoundsSeries::finish() {
     cdfs_.clear();
     cdfs_.reserve(resources);
     resourceCpi_.clear();
-    for (const auto& row : bounds_) {
-        cdfs_.push_back(Cdf::fromValues(row));
-        resourceCpi_.push_back(meanReciprocal(row));
+    for (std::size_t r = 0; r < resources; ++r) {
+        cdfs_.push_back(sortedParts.empty() ? Cdf::fromValues(bounds_[r])
+                                            : Cdf::fromSorted(mergeSorted(
+                                                  sortedParts, [r](const auto& part) -> const Cdf& {
+                                                      return part.cdf(r);
+                                                  })));
+        resourceCpi_.push_back(meanReciprocal(bounds_[r]));
     }
-    minimumCdf_ = Cdf::fromValues(minimum_);
+    minimumCdf_ =
+        sortedParts.empty()
+            ? Cdf::fromValues(minimum_)
+            : Cdf::fromSorted(mergeSorted(
+                  sortedParts, [](const auto& part) -> const Cdf& { return part.minimumCdf(); }));
     minimumCpi_ = meanReciprocal(minimum_);
     dominant_ = 0;
     for (std::size_t r = 1; r < resources; ++r) {

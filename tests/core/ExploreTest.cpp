@@ -1,8 +1,8 @@
 // core/explore: what the explorer's CDF, timeseries, phase and Shapley views are computed from —
 // per-window resource bounds with the binding resource and CDFs (RegionBoundsSeries), the
 // de-duplicated in-memory series of every region (CompactRegionSeries, DatabaseBounds), the
-// reference simulator's per-window IPC (ReferenceIpc), program timelines and background Shapley
-// jobs.
+// reference simulator's per-window IPC (ReferenceIpc, and ReferenceIpcCache in memory), program
+// timelines and background Shapley jobs.
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
 // (TinyExplorerDatabase.h needs the parameter headers first.)
@@ -14,8 +14,10 @@
 #include "explore/DatabaseBounds.h"
 #include "explore/ProgramTimeline.h"
 #include "explore/ReferenceIpc.h"
+#include "explore/ReferenceIpcCache.h"
 #include "explore/RegionBoundsSeries.h"
 #include "explore/ShapleyJob.h"
+#include "features/Cdf.h"
 #include "features/FeatureAssembler.h"
 #include "store/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
@@ -31,6 +33,7 @@
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
 using namespace concorde;
@@ -188,6 +191,29 @@ private slots:
         const auto mismatch = RegionBoundsSeries::fromBounds({{1.0f}});
         const std::vector<RegionBoundsSeries> bad = {a, mismatch};
         QVERIFY(!errorOf([&] { RegionBoundsSeries::concatenate(bad, "x"); }).isEmpty());
+    }
+
+    void concatenatedCdfsEqualSortingEveryWindow() {
+        // The joined CDFs merge the parts' sorted samples; they must equal sorting all windows,
+        // for any number of parts (odd counts leave a run unpaired in a merge pass).
+        std::mt19937 random(17);
+        std::uniform_real_distribution<float> value(0.05f, 64.0f);
+        for (const std::size_t count : {1u, 2u, 3u, 5u, 8u, 13u}) {
+            std::vector<RegionBoundsSeries> parts;
+            for (std::size_t k = 0; k < count; ++k) {
+                std::vector<std::vector<float>> bounds(3);
+                for (auto& row : bounds)
+                    for (std::size_t w = 0; w < 7 + 5 * k; ++w)
+                        row.push_back(w % 4 == 0 ? 2.0f : value(random)); // with ties
+                parts.push_back(RegionBoundsSeries::fromBounds(std::move(bounds)));
+            }
+            const auto joined = RegionBoundsSeries::concatenate(parts, "p");
+            for (std::size_t r = 0; r < 3; ++r)
+                QCOMPARE(joined.cdf(r).sortedValues(),
+                         Cdf::fromValues(joined.bound(r)).sortedValues());
+            QCOMPARE(joined.minimumCdf().sortedValues(),
+                     Cdf::fromValues(joined.minimum()).sortedValues());
+        }
     }
 
     void computeReadsEachResourceAtTheConfiguration() {
@@ -355,6 +381,103 @@ private slots:
         const auto nearest = ReferenceIpc::forRegion(db, regionId, other);
         QCOMPARE(nearest.match(), ReferenceIpc::Match::Nearest);
         QCOMPARE(nearest.differences().size(), std::size_t(1));
+    }
+
+    void referenceIpcCacheAnswersLikeTheDatabase() {
+        const auto labelled = file("labelled-cache.sqlite");
+        std::filesystem::copy_file(database(), labelled,
+                                   std::filesystem::copy_options::overwrite_existing);
+        std::vector<std::int64_t> regionIds;
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(labelled);
+            RegionLabeler::Options options;
+            options.randomConfigs = 3;
+            options.jobs = 2;
+            QVERIFY(RegionLabeler::label(db, options).labelsWritten > 5);
+            for (const RegionRow& region : db.regions())
+                regionIds.push_back(region.id);
+            db.close();
+            // One region without labels: both answer "none" for it.
+            SqliteConnection c(labelled, SqliteConnection::Mode::ReadWrite);
+            c.exec("DELETE FROM labels WHERE region_id = " + std::to_string(regionIds.back()),
+                   "test");
+        }
+        FeatureDatabase db = FeatureDatabase::openReadOnly(labelled);
+        const BoundsGrid grid = db.buildSettings().grid;
+        // Every labelled configuration (exact for its region, nearest for the others), the grid's
+        // corners and random points of the grid.
+        std::vector<CoreConfig> configs = {firstOnGrid(grid), lastOnGrid(grid)};
+        for (const LabelRow& row : db.labels())
+            configs.push_back(
+                CoreConfig::fromJson(nlohmann::json::parse(row.configJson), true, "test"));
+        std::mt19937_64 rng(5);
+        for (int i = 0; i < 20; ++i) {
+            CoreConfig config;
+            for (const ParameterSpec& spec : ParameterSpace::all())
+                config.set(spec.id, grid[index(spec.id)][rng() % grid[index(spec.id)].size()]);
+            configs.push_back(config);
+        }
+
+        ReferenceIpcCache cache(db);
+        QVERIFY(!cache.holds(regionIds[0]));
+        QVERIFY(
+            errorOf([&] { (void)cache.lookup(regionIds[0], configs[0]); }).contains("not loaded"));
+        cache.load(db, regionIds);
+        QCOMPARE(cache.regionCount(), regionIds.size());
+        QCOMPARE(cache.labelCount(), db.labels().size());
+        int exact = 0, nearest = 0, none = 0;
+        for (const std::int64_t regionId : regionIds)
+            for (const CoreConfig& config : configs) {
+                const ReferenceIpc stored = ReferenceIpc::forRegion(db, regionId, config);
+                const ReferenceIpc held = cache.lookup(regionId, config);
+                QCOMPARE(held.match(), stored.match());
+                QCOMPARE(held.labelId(), stored.labelId());
+                QCOMPARE(held.config(), stored.config());
+                QCOMPARE(held.source(), stored.source());
+                QCOMPARE(held.cpi(), stored.cpi());
+                QCOMPARE(held.windowIpc(), stored.windowIpc());
+                QCOMPARE(held.distance(), stored.distance());
+                QCOMPARE(held.differences(), stored.differences());
+                QCOMPARE(held.describe(), stored.describe());
+                exact += held.match() == ReferenceIpc::Match::Exact;
+                nearest += held.match() == ReferenceIpc::Match::Nearest;
+                none += held.match() == ReferenceIpc::Match::None;
+            }
+        QVERIFY(exact > 0 && nearest > 0 && none > 0); // every kind of answer was compared
+        // Answers come from memory: they hold once the database is closed.
+        const ReferenceIpc before = cache.lookup(regionIds[0], configs[2]);
+        db.close();
+        QCOMPARE(cache.lookup(regionIds[0], configs[2]).windowIpc(), before.windowIpc());
+    }
+
+    void referenceIpcCacheReportsUndecodableLabels() {
+        const auto broken = file("labels-broken.sqlite");
+        std::filesystem::copy_file(database(), broken,
+                                   std::filesystem::copy_options::overwrite_existing);
+        std::int64_t regionId = 0;
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(broken);
+            RegionLabeler::Options options;
+            options.randomConfigs = 1;
+            options.jobs = 2;
+            RegionLabeler::label(db, options);
+            regionId = db.regions().front().id;
+            db.close();
+            SqliteConnection c(broken, SqliteConnection::Mode::ReadWrite);
+            c.exec("UPDATE labels SET config_json = '{not json' WHERE region_id = " +
+                       std::to_string(regionId),
+                   "test");
+        }
+        FeatureDatabase db = FeatureDatabase::openReadOnly(broken);
+        const CoreConfig config = firstOnGrid(db.buildSettings().grid);
+        const QString stored = errorOf([&] { ReferenceIpc::forRegion(db, regionId, config); });
+        ReferenceIpcCache cache(db);
+        cache.load(db, std::vector<std::int64_t>{regionId}); // held with its error, not thrown
+        ErrorKind kind{};
+        const QString held = errorOf([&] { (void)cache.lookup(regionId, config); }, &kind);
+        QVERIFY2(held.contains("alpha region 0"), qPrintable(held));
+        QCOMPARE(held, stored);
+        QCOMPARE(kind, ErrorKind::BadInput);
     }
 
     void programTimelineWithPredictions() {

@@ -227,22 +227,19 @@ private slots:
         for (int w = 0; w < kWindows; ++w)
             QCOMPARE(view.minimumGraph()->data()->at(w)->value,
                      double(s.minimum()[std::size_t(w)]));
-        // The minimum is highlighted: thicker than every resource line.
-        QVERIFY(view.minimumGraph()->pen().widthF() > view.resourceGraph(0)->pen().widthF());
-        // The band: one bar per window, in the binding resource's bar set.
+        // The minimum is highlighted: drawn on top, in the foreground colour, with the area
+        // under it shaded.
+        QCOMPARE(view.minimumGraph()->layer()->name(), QString("highlight"));
+        QCOMPARE(view.minimumGraph()->pen().color(), ChartTheme::light().foreground);
+        QVERIFY(view.minimumGraph()->brush().style() != Qt::NoBrush);
+        // The band: one cell per window, in its binding resource's colour.
         QVERIFY(view.bandRect());
-        int bars = 0;
-        for (int r = 0; r < int(s.resourceCount()); ++r) {
-            QCPBars* band = view.bandBars(r);
-            QCOMPARE(band != nullptr, s.bindingCount(std::size_t(r)) > 0);
-            if (band) {
-                QCOMPARE(band->dataCount(), int(s.bindingCount(std::size_t(r))));
-                QCOMPARE(band->brush().color(), ChartTheme::light().palette.colour(r));
-                bars += band->dataCount();
-            }
-        }
-        QCOMPARE(bars, kWindows);
-        QCOMPARE(view.bandBars(3)->data()->at(0)->key, 0.0);
+        QVERIFY(view.band());
+        QCOMPARE(view.band()->data()->keySize(), kWindows);
+        for (int w = 0; w < kWindows; ++w)
+            QCOMPARE(view.bandColourAt(std::size_t(w)),
+                     ChartTheme::light().palette.colour(int(s.binding()[std::size_t(w)])));
+        QCOMPARE(view.bandColourAt(0), ChartTheme::light().palette.colour(3)); // ALU binds w 0
 
         // The simulated IPC where labels exist (NaN elsewhere, a gap in the line).
         std::vector<float> reference(kWindows, std::numeric_limits<float>::quiet_NaN());
