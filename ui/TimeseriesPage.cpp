@@ -55,7 +55,6 @@ void TimeseriesPage::refresh() {
         return;
     }
     view_->setWindowSize(data->windowSize());
-    view_->setSeries(series);
 
     // The reference simulation per region, laid end to end like the series' segments.
     std::vector<std::size_t> regions;
@@ -91,15 +90,16 @@ void TimeseriesPage::refresh() {
     } catch (const std::exception&) {
         labelled = 0;
     }
+    // One rebuild for the series and its overlay.
     if (labelled == 0)
-        view_->clearReference();
+        view_->setSeriesAndReference(series, {}, QString());
     else
-        // The axis label stays short; the title says which simulation it is.
-        view_->setReference(std::move(ipc),
-                            tr("%1 of %2 regions, %3")
-                                .arg(labelled)
-                                .arg(regions.size())
-                                .arg(exact ? tr("exact config") : tr("nearest labelled config")));
+        view_->setSeriesAndReference(
+            series, std::move(ipc),
+            tr("%1 of %2 regions, %3")
+                .arg(labelled)
+                .arg(regions.size())
+                .arg(exact ? tr("exact config") : tr("nearest labelled config")));
     setTitle(tr("Per-window bounds of %1 — %2")
                  .arg(bounds().selectionLabel(),
                       labelled == 0 ? tr("no reference simulation")

@@ -34,7 +34,18 @@ void TimeseriesView::clearReference() {
 }
 
 void TimeseriesView::setWindowSize(std::uint32_t instructions) {
-    windowSize_ = std::max<std::uint32_t>(1, instructions);
+    instructions = std::max<std::uint32_t>(1, instructions);
+    if (instructions == windowSize_)
+        return;
+    windowSize_ = instructions;
+    rebuild();
+}
+
+void TimeseriesView::setSeriesAndReference(std::shared_ptr<const RegionBoundsSeries> series,
+                                           std::vector<float> ipc, const QString& description) {
+    series_ = std::move(series);
+    reference_ = std::move(ipc);
+    referenceDescription_ = description;
     rebuild();
 }
 

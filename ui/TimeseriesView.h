@@ -31,6 +31,9 @@ public:
     /// series' length) and what it is, for the legend (e.g. ReferenceIpc::describe()).
     void setReference(std::vector<float> ipc, const QString& description);
     void clearReference();
+    /// Both at once, with one rebuild (what a page does on every slider step).
+    void setSeriesAndReference(std::shared_ptr<const RegionBoundsSeries> series,
+                               std::vector<float> ipc, const QString& description);
     /// Instructions per window, for hover text and the axis label (default 400).
     void setWindowSize(std::uint32_t instructions);
 
