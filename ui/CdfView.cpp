@@ -144,14 +144,7 @@ void CdfView::rebuild() {
     highlightLabel_->setPen(pen(theme().palette.colour(dominant), 0.8));
     highlightLabel_->setLayer(QStringLiteral("highlight"));
 
-    tracer_ = new QCPItemTracer(plot());
-    tracer_->setStyle(QCPItemTracer::tsCircle);
-    tracer_->setSize(9 * theme().fontScale);
-    tracer_->setPen(QPen(theme().foreground, 1.5));
-    tracer_->setBrush(theme().background);
-    tracer_->position->setAxes(x, y);
-    tracer_->setVisible(false);
-    tracer_->setLayer(QStringLiteral("highlight"));
+    tracer_ = addHoverTracer(x, y);
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 

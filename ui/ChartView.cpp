@@ -98,7 +98,7 @@ void ChartView::fitLayout(const QSize& size) {
     }
     QCPLegend* legend = plot_->legend;
     if (!legend->visible()) {
-        placeLegend(legendBelow_, legendColumns_);
+        placeLegend(legendBelow_, std::max(legend->wrap(), 1));
         return;
     }
     // Cells of a wrapped legend may be empty: count and measure the items themselves.
@@ -153,12 +153,11 @@ void ChartView::placeLegend(bool below, int columns) {
         to->addElement(0, 0, legend);
         legendBelow_ = below;
     }
-    if (moved || columns != legendColumns_ || legend->wrap() != (below ? columns : 0)) {
+    if (moved || legend->wrap() != (below ? columns : 0)) {
         legend->setColumnSpacing(int(12 * theme_.fontScale));
         legend->setWrap(below ? columns : 0);
         legend->setFillOrder(below ? QCPLayoutGrid::foColumnsFirst : QCPLayoutGrid::foRowsFirst,
                              true);
-        legendColumns_ = columns;
     }
     const bool shown = legend->visible();
     showElement(legendColumn_, shown && !below);
@@ -341,6 +340,18 @@ QSharedPointer<QCPAxisTicker> ChartView::sequenceTicker(QCPAxis* axis, const QSt
         ticker->addTick(i < positions.size() ? positions[i] : double(i), labels[i], priority);
     }
     return ticker;
+}
+
+QCPItemTracer* ChartView::addHoverTracer(QCPAxis* x, QCPAxis* y) {
+    auto* tracer = new QCPItemTracer(plot_);
+    tracer->setStyle(QCPItemTracer::tsCircle);
+    tracer->setSize(9 * theme_.fontScale);
+    tracer->setPen(QPen(theme_.foreground, 1.5));
+    tracer->setBrush(theme_.background);
+    tracer->position->setAxes(x, y);
+    tracer->setVisible(false);
+    tracer->setLayer(QStringLiteral("highlight"));
+    return tracer;
 }
 
 QPen ChartView::pen(const QColor& colour, double widthFactor, Qt::PenStyle style) const {

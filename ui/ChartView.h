@@ -13,6 +13,7 @@ class QCustomPlot;
 class QCPAxis;
 class QCPAxisRect;
 class QCPAxisTicker;
+class QCPItemTracer;
 class QCPLayoutElement;
 class QCPLayoutGrid;
 class QCPLegend;
@@ -86,6 +87,9 @@ protected:
     void showEmptyMessage();
     /// Shows or hides the legend column.
     void setLegendVisible(bool visible);
+    /// The hidden circle that marks the point under the pointer, on axes `x` and `y`, above the
+    /// highlighted series; hoverTextAt() moves and shows it.
+    QCPItemTracer* addHoverTracer(QCPAxis* x, QCPAxis* y);
     /// A pen of the theme's line width (×`widthFactor`).
     QPen pen(const QColor& colour, double widthFactor = 1.0,
              Qt::PenStyle style = Qt::SolidLine) const;
@@ -123,9 +127,7 @@ private:
     QCPLayoutGrid* legendRow_ = nullptr;
     QCPTextElement* captionElement_ = nullptr;
     bool legendBelow_ = false;
-    int legendColumns_ = 1;
     QString caption_;
-    QSize fittedSize_;
     ChartTheme theme_;
     QString title_;
     QString emptyMessage_;

@@ -18,14 +18,11 @@ void FittedTextTicker::addTick(double position, const QString& label, int priori
 
 QVector<double> FittedTextTicker::createTickVector(double tickStep, const QCPRange& range) {
     const QVector<double> all = QCPAxisTickerText::createTickVector(tickStep, range);
-    kept_.clear();
-    if (!axis_ || all.isEmpty()) {
-        kept_ = all;
-        return kept_;
-    }
+    if (!axis_ || all.isEmpty())
+        return all;
     const bool horizontal = axis_->orientation() == Qt::Horizontal;
     const QFontMetricsF metrics(axis_->tickLabelFont());
-    const double gap = gap_ * metrics.height();
+    const double gap = kGap * metrics.height();
     // Pixel extent [from, to] of each label along the axis.
     struct Candidate {
         double position;
@@ -77,11 +74,12 @@ QVector<double> FittedTextTicker::createTickVector(double tickStep, const QCPRan
         for (const std::size_t i : added)
             keep[i] = true;
     }
+    QVector<double> kept;
     for (std::size_t i = 0; i < candidates.size(); ++i)
         if (keep[i])
-            kept_.push_back(candidates[i].position);
-    std::sort(kept_.begin(), kept_.end());
-    return kept_;
+            kept.push_back(candidates[i].position);
+    std::sort(kept.begin(), kept.end());
+    return kept;
 }
 
 } // namespace concorde::ui

@@ -20,11 +20,6 @@ public:
 
     /// Adds a tick; lower `priority` values are kept first when labels would overlap.
     void addTick(double position, const QString& label, int priority);
-    /// Free space kept between neighbouring labels, in multiples of the label font's height.
-    void setGap(double fontHeights) { gap_ = fontHeights; }
-
-    /// The ticks that the last generation kept (for tests).
-    const QVector<double>& keptTicks() const { return kept_; }
 
 protected:
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
@@ -32,8 +27,8 @@ protected:
 private:
     QPointer<QCPAxis> axis_;
     QMap<double, int> priorities_;
-    QVector<double> kept_;
-    double gap_ = 0.6;
+    /// Free space kept between neighbouring labels, in multiples of the label font's height.
+    static constexpr double kGap = 0.6;
 };
 
 } // namespace concorde::ui

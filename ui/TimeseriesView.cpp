@@ -29,10 +29,6 @@ void TimeseriesView::setReference(std::vector<float> ipc, const QString& descrip
     rebuild();
 }
 
-void TimeseriesView::clearReference() {
-    setReference({}, QString());
-}
-
 void TimeseriesView::setWindowSize(std::uint32_t instructions) {
     instructions = std::max<std::uint32_t>(1, instructions);
     if (instructions == windowSize_)
@@ -297,14 +293,7 @@ void TimeseriesView::rebuild() {
     band_->setGradient(colours);
     band_->setDataRange(QCPRange(0, std::max(resources - 1, 1)));
 
-    tracer_ = new QCPItemTracer(plot());
-    tracer_->setStyle(QCPItemTracer::tsCircle);
-    tracer_->setSize(9 * theme().fontScale);
-    tracer_->setPen(QPen(theme().foreground, 1.5));
-    tracer_->setBrush(theme().background);
-    tracer_->position->setAxes(x, y);
-    tracer_->setVisible(false);
-    tracer_->setLayer(QStringLiteral("highlight"));
+    tracer_ = addHoverTracer(x, y);
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -30,7 +30,6 @@ public:
     /// The simulated IPC per window (NaN where there is none; cut or padded with NaN to the
     /// series' length) and what it is, for the legend (e.g. ReferenceIpc::describe()).
     void setReference(std::vector<float> ipc, const QString& description);
-    void clearReference();
     /// Both at once, with one rebuild (what a page does on every slider step).
     void setSeriesAndReference(std::shared_ptr<const RegionBoundsSeries> series,
                                std::vector<float> ipc, const QString& description);
