@@ -86,9 +86,16 @@ void CdfView::rebuild() {
     if (showMinimum_) {
         minimumGraph_ = plot()->addGraph(x, y);
         minimumGraph_->setName(tr("Minimum of bounds"));
-        QColor halo = theme().reference;
-        halo.setAlpha(110);
-        minimumGraph_->setPen(pen(halo, 2.4 * theme().highlightWidth / theme().lineWidth));
+        // Opaque (the reference colour blended into the background by hand): the screen draws
+        // a curve segment by segment, and a translucent pen would darken where they overlap.
+        const QColor& under = theme().background;
+        const QColor& over = theme().reference;
+        const auto mix = [](int a, int b) { return (a * 110 + b * 145) / 255; };
+        const QColor halo(mix(over.red(), under.red()), mix(over.green(), under.green()),
+                          mix(over.blue(), under.blue()));
+        QPen haloPen = pen(halo, 2.4 * theme().highlightWidth / theme().lineWidth);
+        haloPen.setCapStyle(Qt::SquareCap); // closes the corners between segments
+        minimumGraph_->setPen(haloPen);
         QVector<double> keys, values;
         for (const CdfPoint& p : s.minimumCdf().staircase()) {
             keys.push_back(std::max(p.x, floor_));
@@ -104,9 +111,12 @@ void CdfView::rebuild() {
         QCPGraph* graph = plot()->addGraph(x, y);
         graph->setName(legendName(i));
         const bool highlighted = i == dominant;
-        graph->setPen(pen(theme().palette.colour(i),
-                          highlighted ? theme().highlightWidth / theme().lineWidth : 1.0,
-                          theme().palette.lineStyle(i)));
+        QPen curvePen = pen(theme().palette.colour(i),
+                            highlighted ? theme().highlightWidth / theme().lineWidth : 1.0,
+                            theme().palette.lineStyle(i));
+        if (curvePen.style() == Qt::SolidLine)
+            curvePen.setCapStyle(Qt::SquareCap); // closes the staircase's corners
+        graph->setPen(curvePen);
         graph->setLineStyle(QCPGraph::lsLine);
         QVector<double> keys, values;
         for (const CdfPoint& p : s.cdf(r).staircase()) {
