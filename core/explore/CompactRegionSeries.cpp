@@ -74,11 +74,16 @@ CompactRegionSeries CompactRegionSeries::decode(
             group.row[i] = static_cast<std::uint32_t>(match);
         }
         group.rows.shrink_to_fit();
+        group.sortedRows = group.rows;
+        for (std::size_t at = 0; at < group.sortedRows.size(); at += windows)
+            std::sort(group.sortedRows.begin() + std::ptrdiff_t(at),
+                      group.sortedRows.begin() + std::ptrdiff_t(at + windows));
     }
     return result;
 }
 
-std::span<const float> CompactRegionSeries::series(const SeriesKey& key) const {
+std::pair<const CompactRegionSeries::Group*, std::size_t>
+CompactRegionSeries::locate(const SeriesKey& key) const {
     const auto found = index_->find(key.text());
     if (found == index_->end())
         throw badInput(description_ + ": the database grid has no series " + key.text() +
@@ -88,7 +93,17 @@ std::span<const float> CompactRegionSeries::series(const SeriesKey& key) const {
         throw usageError(description_ + ": series group " + key.name +
                          " is not loaded (only the resource bounds are kept)");
     const Group& group = groups_[g];
-    return {group.rows.data() + std::size_t(group.row[i]) * group.windows, group.windows};
+    return {&group, std::size_t(group.row[i]) * group.windows};
+}
+
+std::span<const float> CompactRegionSeries::series(const SeriesKey& key) const {
+    const auto [group, offset] = locate(key);
+    return {group->rows.data() + offset, group->windows};
+}
+
+std::span<const float> CompactRegionSeries::sortedSeries(const SeriesKey& key) const {
+    const auto [group, offset] = locate(key);
+    return {group->sortedRows.data() + offset, group->windows};
 }
 
 std::size_t CompactRegionSeries::distinctRows() const {
@@ -108,7 +123,8 @@ std::size_t CompactRegionSeries::seriesCount() const {
 std::size_t CompactRegionSeries::bytes() const {
     std::size_t total = 0;
     for (const Group& g : groups_)
-        total += g.rows.size() * sizeof(float) + g.row.size() * sizeof(std::uint32_t);
+        total += (g.rows.size() + g.sortedRows.size()) * sizeof(float) +
+                 g.row.size() * sizeof(std::uint32_t);
     return total;
 }
 

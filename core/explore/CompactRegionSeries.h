@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace concorde {
@@ -38,6 +39,9 @@ public:
            std::uint64_t regionLength, std::uint32_t windowSize, std::string description);
 
     std::span<const float> series(const SeriesKey& key) const override;
+    /// The same series' values sorted ascending (each distinct row is sorted once, when
+    /// decoded, so the explorer's CDFs at any configuration merge instead of sort).
+    std::span<const float> sortedSeries(const SeriesKey& key) const;
 
     /// Distinct rows kept, over every loaded group.
     std::size_t distinctRows() const;
@@ -52,8 +56,13 @@ private:
         bool loaded = false;
         std::uint32_t windows = 0;
         std::vector<float> rows;        ///< distinct rows, windows floats each
+        std::vector<float> sortedRows;  ///< each of rows sorted ascending
         std::vector<std::uint32_t> row; ///< series index → distinct row
     };
+
+    /// The group holding `key` and the offset of its row in rows/sortedRows (errors as for
+    /// series()).
+    std::pair<const Group*, std::size_t> locate(const SeriesKey& key) const;
 
     std::string description_;
     std::shared_ptr<const StoredRegionSeries::KeyIndex> index_;

@@ -113,8 +113,22 @@ const CompactRegionSeries& DatabaseBounds::series(std::size_t region) const {
     return series_[region];
 }
 
+RegionBoundsSeries::SortedPart DatabaseBounds::sortedPart(std::size_t region,
+                                                          const CoreConfig& config) const {
+    const CompactRegionSeries& stored = series(region);
+    RegionBoundsSeries::SortedPart part;
+    part.label = regions_[region].label();
+    for (std::size_t r = 0; r < BoundResources::count(); ++r) {
+        const SeriesKey key = BoundResources::key(r, config);
+        part.bounds.push_back(stored.series(key));
+        part.sorted.push_back(stored.sortedSeries(key));
+    }
+    return part;
+}
+
 RegionBoundsSeries DatabaseBounds::region(std::size_t region, const CoreConfig& config) const {
-    return RegionBoundsSeries::compute(series(region), config, regions_[region].label());
+    const RegionBoundsSeries::SortedPart part = sortedPart(region, config);
+    return RegionBoundsSeries::join({&part, 1}, part.label);
 }
 
 std::vector<RegionBoundsSeries> DatabaseBounds::allRegions(const CoreConfig& config) const {
@@ -126,11 +140,10 @@ std::vector<RegionBoundsSeries> DatabaseBounds::allRegions(const CoreConfig& con
 
 RegionBoundsSeries DatabaseBounds::program(const std::string& program,
                                            const CoreConfig& config) const {
-    const auto& indices = regionsOf(program);
-    std::vector<RegionBoundsSeries> parts(indices.size());
-    tbb::parallel_for(std::size_t(0), indices.size(),
-                      [&](std::size_t i) { parts[i] = region(indices[i], config); });
-    return RegionBoundsSeries::concatenate(parts, program);
+    std::vector<RegionBoundsSeries::SortedPart> parts;
+    for (const std::size_t index : regionsOf(program))
+        parts.push_back(sortedPart(index, config));
+    return RegionBoundsSeries::join(parts, program);
 }
 
 std::size_t DatabaseBounds::bytes() const {

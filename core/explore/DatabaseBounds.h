@@ -73,6 +73,9 @@ public:
     std::size_t bytes() const;
 
 private:
+    /// The region's bounds at `config` and their sorted copies, as views of series_.
+    RegionBoundsSeries::SortedPart sortedPart(std::size_t region, const CoreConfig& config) const;
+
     std::uint32_t windowSize_ = 400;
     ParameterGrid grid_;
     std::vector<Region> regions_;

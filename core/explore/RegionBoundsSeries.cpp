@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
+#include <tbb/parallel_for.h>
 
 namespace concorde {
 namespace {
@@ -61,30 +61,53 @@ RegionBoundsSeries RegionBoundsSeries::fromBounds(std::vector<std::vector<float>
 
 RegionBoundsSeries RegionBoundsSeries::concatenate(std::span<const RegionBoundsSeries> parts,
                                                    std::string label) {
+    std::vector<SortedPart> sorted;
+    sorted.reserve(parts.size());
+    for (const auto& part : parts) {
+        SortedPart& s = sorted.emplace_back();
+        s.label = part.label();
+        for (std::size_t r = 0; r < part.resourceCount(); ++r) {
+            s.bounds.push_back(part.bounds_[r]);
+            s.sorted.push_back(part.cdfs_[r].sortedValues());
+        }
+    }
+    return join(sorted, std::move(label));
+}
+
+RegionBoundsSeries RegionBoundsSeries::join(std::span<const SortedPart> parts, std::string label) {
     RegionBoundsSeries result;
     result.label_ = std::move(label);
     if (parts.empty()) {
         result.finish();
         return result;
     }
-    const std::size_t resources = parts.front().resourceCount();
+    const std::size_t resources = parts.front().bounds.size();
+    if (resources > 255)
+        throw badInput("at most 255 resources, got " + std::to_string(resources));
     std::size_t total = 0;
     for (const auto& part : parts) {
-        if (part.resourceCount() != resources)
-            throw badInput("cannot join " + part.label() + " (" +
-                           std::to_string(part.resourceCount()) + " resources) to " +
-                           parts.front().label() + " (" + std::to_string(resources) + ")");
-        total += part.windows();
+        if (part.bounds.size() != resources || part.sorted.size() != resources)
+            throw badInput("cannot join " + part.label + " (" + std::to_string(part.bounds.size()) +
+                           " resources) to " + parts.front().label + " (" +
+                           std::to_string(resources) + ")");
+        const std::size_t windows = resources == 0 ? 0 : part.bounds[0].size();
+        for (std::size_t r = 0; r < resources; ++r)
+            if (part.bounds[r].size() != windows || part.sorted[r].size() != windows)
+                throw badInput(part.label + ": resource " + std::to_string(r) + " has " +
+                               std::to_string(part.bounds[r].size()) + " windows (" +
+                               std::to_string(part.sorted[r].size()) + " sorted), resource 0 has " +
+                               std::to_string(windows));
+        total += windows;
     }
     result.bounds_.assign(resources, {});
     for (auto& row : result.bounds_)
         row.reserve(total);
     for (const auto& part : parts) {
-        result.segmentStarts_.push_back(result.bounds_.empty() ? 0 : result.bounds_[0].size());
-        result.segmentLabels_.push_back(part.label());
+        result.segmentStarts_.push_back(resources == 0 ? 0 : result.bounds_[0].size());
+        result.segmentLabels_.push_back(part.label);
         for (std::size_t r = 0; r < resources; ++r)
-            result.bounds_[r].insert(result.bounds_[r].end(), part.bounds_[r].begin(),
-                                     part.bounds_[r].end());
+            result.bounds_[r].insert(result.bounds_[r].end(), part.bounds[r].begin(),
+                                     part.bounds[r].end());
     }
     result.finish(parts);
     return result;
@@ -92,31 +115,38 @@ RegionBoundsSeries RegionBoundsSeries::concatenate(std::span<const RegionBoundsS
 
 namespace {
 
-/// The samples of several sorted distributions, merged into one sorted vector: pairwise
-/// in-place merges of neighbouring runs, log2(runs) passes.
-std::vector<float> mergeSorted(std::span<const RegionBoundsSeries> parts,
-                               const std::function<const Cdf&(const RegionBoundsSeries&)>& cdfOf) {
-    std::vector<float> merged;
-    std::vector<std::size_t> runStarts;
+/// Resource `resource`'s sorted runs of the parts, merged into one sorted vector: each pass
+/// merges neighbouring runs from one buffer into the other, log2(parts) passes.
+std::vector<float> mergeRuns(std::span<const RegionBoundsSeries::SortedPart> parts,
+                             std::size_t resource) {
+    std::vector<float> from;
+    std::vector<std::size_t> starts; // run k is [starts[k], starts[k + 1])
     for (const auto& part : parts) {
-        const auto& values = cdfOf(part).sortedValues();
-        runStarts.push_back(merged.size());
-        merged.insert(merged.end(), values.begin(), values.end());
+        starts.push_back(from.size());
+        from.insert(from.end(), part.sorted[resource].begin(), part.sorted[resource].end());
     }
-    runStarts.push_back(merged.size());
-    for (std::size_t width = 1; width + 1 < runStarts.size(); width *= 2)
-        for (std::size_t first = 0; first + width + 1 < runStarts.size(); first += 2 * width) {
-            const std::size_t last = std::min(first + 2 * width, runStarts.size() - 1);
-            std::inplace_merge(merged.begin() + std::ptrdiff_t(runStarts[first]),
-                               merged.begin() + std::ptrdiff_t(runStarts[first + width]),
-                               merged.begin() + std::ptrdiff_t(runStarts[last]));
+    starts.push_back(from.size());
+    std::vector<float> to(starts.size() > 2 ? from.size() : 0);
+    while (starts.size() > 2) {
+        std::vector<std::size_t> next;
+        for (std::size_t i = 0; i + 1 < starts.size(); i += 2) {
+            const auto first = from.begin() + std::ptrdiff_t(starts[i]);
+            const auto middle = from.begin() + std::ptrdiff_t(starts[i + 1]);
+            const auto last =
+                i + 2 < starts.size() ? from.begin() + std::ptrdiff_t(starts[i + 2]) : middle;
+            std::merge(first, middle, middle, last, to.begin() + std::ptrdiff_t(starts[i]));
+            next.push_back(starts[i]);
         }
-    return merged;
+        next.push_back(starts.back());
+        from.swap(to);
+        starts.swap(next);
+    }
+    return from;
 }
 
 } // namespace
 
-void RegionBoundsSeries::finish(std::span<const RegionBoundsSeries> sortedParts) {
+void RegionBoundsSeries::finish(std::span<const SortedPart> sortedParts) {
     const std::size_t resources = bounds_.size();
     const std::size_t n = resources == 0 ? 0 : bounds_[0].size();
     minimum_.assign(n, 0.0f);
@@ -131,23 +161,24 @@ void RegionBoundsSeries::finish(std::span<const RegionBoundsSeries> sortedParts)
         binding_[w] = static_cast<std::uint8_t>(best);
         ++bindingCount_[best];
     }
-    cdfs_.clear();
-    cdfs_.reserve(resources);
     resourceCpi_.clear();
-    for (std::size_t r = 0; r < resources; ++r) {
-        cdfs_.push_back(sortedParts.empty() ? Cdf::fromValues(bounds_[r])
-                                            : Cdf::fromSorted(mergeSorted(
-                                                  sortedParts, [r](const auto& part) -> const Cdf& {
-                                                      return part.cdf(r);
-                                                  })));
+    for (std::size_t r = 0; r < resources; ++r)
         resourceCpi_.push_back(meanReciprocal(bounds_[r]));
-    }
-    minimumCdf_ =
-        sortedParts.empty()
-            ? Cdf::fromValues(minimum_)
-            : Cdf::fromSorted(mergeSorted(
-                  sortedParts, [](const auto& part) -> const Cdf& { return part.minimumCdf(); }));
     minimumCpi_ = meanReciprocal(minimum_);
+    // The CDFs, each resource's and the minimum's, are independent: in parallel.
+    cdfs_.assign(resources, Cdf{});
+    const auto cdfOf = [&](std::size_t r) {
+        if (r == resources)
+            minimumCdf_ = Cdf::fromValues(minimum_);
+        else
+            cdfs_[r] = sortedParts.empty() ? Cdf::fromValues(bounds_[r])
+                                           : Cdf::fromSorted(mergeRuns(sortedParts, r));
+    };
+    if (n * resources < 4096) // one region of a test: not worth waking other threads
+        for (std::size_t r = 0; r <= resources; ++r)
+            cdfOf(r);
+    else
+        tbb::parallel_for(std::size_t(0), resources + 1, cdfOf);
     dominant_ = 0;
     for (std::size_t r = 1; r < resources; ++r) {
         const bool more = bindingCount_[r] > bindingCount_[dominant_];

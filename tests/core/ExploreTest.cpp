@@ -91,7 +91,15 @@ bool sameSeries(const RegionBoundsSeries& a, const RegionBoundsSeries& b) {
     for (std::size_t r = 0; r < a.resourceCount(); ++r)
         if (!std::equal(a.bound(r).begin(), a.bound(r).end(), b.bound(r).begin()))
             return false;
-    return std::equal(a.binding().begin(), a.binding().end(), b.binding().begin());
+    if (!std::equal(a.binding().begin(), a.binding().end(), b.binding().begin()))
+        return false;
+    // The distributions too: a region's CDFs come from rows sorted when the database was read,
+    // a program's from merging them.
+    for (std::size_t r = 0; r < a.resourceCount(); ++r)
+        if (a.cdf(r).sortedValues() != Cdf::fromValues(b.bound(r)).sortedValues())
+            return false;
+    return a.minimumCdf().sortedValues() == Cdf::fromValues(b.minimum()).sortedValues() &&
+           a.segmentStarts() == b.segmentStarts();
 }
 
 } // namespace
@@ -191,6 +199,14 @@ private slots:
         const auto mismatch = RegionBoundsSeries::fromBounds({{1.0f}});
         const std::vector<RegionBoundsSeries> bad = {a, mismatch};
         QVERIFY(!errorOf([&] { RegionBoundsSeries::concatenate(bad, "x"); }).isEmpty());
+        // A join refuses sorted rows that cannot be their bounds sorted, and unsorted ones.
+        const std::vector<float> bound = {3.0f, 1.0f, 2.0f}, sorted = {1.0f, 2.0f, 3.0f};
+        RegionBoundsSeries::SortedPart part{"p region 0", {bound}, {std::span(sorted).first(2)}};
+        QVERIFY(errorOf([&] { RegionBoundsSeries::join({&part, 1}, "p"); }).contains("region 0"));
+        part.sorted = {bound};
+        QVERIFY(!errorOf([&] { RegionBoundsSeries::join({&part, 1}, "p"); }).isEmpty());
+        part.sorted = {sorted};
+        QCOMPARE(RegionBoundsSeries::join({&part, 1}, "p").cdf(0).sortedValues(), sorted);
     }
 
     void concatenatedCdfsEqualSortingEveryWindow() {
@@ -311,6 +327,10 @@ private slots:
                 QVERIFY(bounds.series(r).distinctRows() <= bounds.series(r).seriesCount());
             }
             const auto program = bounds.program("alpha", config);
+            std::vector<RegionBoundsSeries> alpha;
+            for (const std::size_t r : bounds.regionsOf("alpha"))
+                alpha.push_back(all[r]);
+            QVERIFY(sameSeries(program, RegionBoundsSeries::concatenate(alpha, "alpha")));
             QCOMPARE(program.segmentStarts().size(), std::size_t(3));
             QCOMPARE(program.windows(), all[0].windows() + all[1].windows() + all[2].windows());
             QCOMPARE(program.label(), std::string("alpha"));
