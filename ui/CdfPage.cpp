@@ -12,11 +12,11 @@ CdfPage::CdfPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
     setObjectName(QStringLiteral("view_cdfs"));
     view_ = new CdfView(this);
     setView(view_);
-    refresh();
+    followSeries();
 }
 
 void CdfPage::refresh() {
-    const auto series = bounds().currentSeries();
+    const auto& series = bounds().series();
     if (!series) {
         view_->clear();
         setTitle(bounds().isLoading() ? tr("Loading the per-window bounds…")
@@ -27,7 +27,7 @@ void CdfPage::refresh() {
     const int binding = view_->highlightedResource();
     const auto& names = BoundResources::labels();
     setTitle(tr("Throughput CDFs of %1 — binding resource: %2")
-                 .arg(bounds().selectionLabel(),
+                 .arg(QString::fromStdString(series->label()),
                       binding >= 0 && std::size_t(binding) < names.size()
                           ? QString::fromStdString(names[std::size_t(binding)])
                           : tr("none")));

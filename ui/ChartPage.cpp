@@ -58,19 +58,42 @@ void ChartPage::followPredictions() {
     connect(&session_, &Session::predictionReady, this, &ChartPage::refreshIfShown);
 }
 
+void ChartPage::followSeries() {
+    followsSeries_ = true;
+    connect(bounds_, &ExplorerBounds::seriesReady, this, &ChartPage::onSeriesReady);
+    refreshIfShown();
+}
+
 void ChartPage::refreshIfShown() {
     // Tabs in the background of a shown window wait until they are shown: a slider drag must
     // not pay for charts nobody sees (16 ms budget). Pages outside any shown window (headless
     // export, tests driving a page directly) refresh at once.
-    if (isVisible() || !window()->isVisible()) {
-        stale_ = false;
-        refresh();
-    } else {
+    if (!isVisible() && window()->isVisible()) {
         stale_ = true;
+        return;
     }
+    stale_ = false;
+    if (followsSeries_) {
+        if (!isVisible()) {
+            bounds_->updateSeriesNow();
+        } else if (!bounds_->isSeriesCurrent()) {
+            bounds_->requestSeries(); // onSeriesReady() refreshes
+            return;
+        }
+    }
+    refresh();
+}
+
+void ChartPage::onSeriesReady() {
+    if (!isVisible() && window()->isVisible())
+        stale_ = true;
+    else
+        refresh(); // the latest series, even if the sliders have moved on since
 }
 
 void ChartPage::ensureCurrent() {
+    if (followsSeries_)
+        bounds_->updateSeriesNow(); // refreshes the page through onSeriesReady() if it changed
     if (stale_) {
         stale_ = false;
         refresh();
@@ -80,10 +103,8 @@ void ChartPage::ensureCurrent() {
 
 void ChartPage::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
-    if (stale_) {
-        stale_ = false;
-        refresh();
-    }
+    if (stale_)
+        refreshIfShown();
 }
 
 void ChartPage::applyTheme() {

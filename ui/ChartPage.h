@@ -42,14 +42,20 @@ protected:
     void setTitle(const QString& title);
     /// Refresh when the session's prediction arrives too (pages showing predicted CPIs).
     void followPredictions();
+    /// The page draws ExplorerBounds::series(): a change asks for it, and the page refreshes
+    /// when it arrives (computed off the UI thread while the page is shown in a shown window; at
+    /// once, on this thread, outside one). Call once the view is set: it fills the page.
+    void followSeries();
     void showEvent(QShowEvent* event) override;
     /// Completes, on this thread, work the page runs in the background for its chart (the
     /// default has none).
     virtual void completeBackgroundWork() {}
 
 private:
-    /// refresh() now if the page can be seen, else when it is next shown.
+    /// refresh() now if the page can be seen (for a page following the series: once it is
+    /// current), else when it is next shown.
     void refreshIfShown();
+    void onSeriesReady();
     void applyTheme();
     void updateBackButton();
 
@@ -59,6 +65,7 @@ private:
     QLabel* title_ = nullptr;
     QPushButton* back_ = nullptr;
     bool stale_ = false; ///< a change arrived while the page was hidden
+    bool followsSeries_ = false;
 };
 
 } // namespace concorde::ui

@@ -25,10 +25,17 @@ ExplorerBounds::ExplorerBounds(Session& session, QObject* parent)
     connect(&session_, &Session::programChanged, this, [this] { drillInto(-1); });
     connect(&watcher_, &QFutureWatcher<std::shared_ptr<const DatabaseBounds>>::finished, this,
             &ExplorerBounds::onLoaded);
+    seriesPool_.setMaxThreadCount(1);
+    seriesPool_.setExpiryTimeout(-1); // no thread start-up cost per drag step
+    connect(&seriesWatcher_, &QFutureWatcherBase::finished, this,
+            &ExplorerBounds::onSeriesComputed);
 }
 
 ExplorerBounds::~ExplorerBounds() {
     watcher_.waitForFinished();
+    seriesWatcher_.disconnect(this);
+    seriesWatcher_.waitForFinished();
+    seriesPool_.waitForDone();
 }
 
 bool ExplorerBounds::loadNow(QString* error) {
@@ -36,6 +43,7 @@ bool ExplorerBounds::loadNow(QString* error) {
     loading_ = false;
     bounds_.reset();
     region_ = -1;
+    clearSeries();
     if (!session_.explorer())
         return true;
     try {
@@ -54,6 +62,7 @@ void ExplorerBounds::startLoading() {
     watcher_.waitForFinished();
     bounds_.reset();
     region_ = -1;
+    clearSeries();
     emit boundsChanged();
     const ExplorerPtr explorer = session_.explorer();
     if (!explorer)
@@ -93,22 +102,97 @@ QString ExplorerBounds::selectionLabel() const {
     return session_.program();
 }
 
-std::shared_ptr<const RegionBoundsSeries> ExplorerBounds::currentSeries() const {
+ExplorerBounds::Selection ExplorerBounds::currentSelection() const {
+    Selection selection;
     if (!bounds_ || !session_.explorer())
+        return selection;
+    selection.bounds = bounds_;
+    selection.config = session_.explorer()->snap(session_.config());
+    selection.program = session_.program().toStdString();
+    selection.region = region_;
+    return selection;
+}
+
+std::shared_ptr<const RegionBoundsSeries>
+ExplorerBounds::computeSeries(const Selection& selection) {
+    const DatabaseBounds* data = selection.bounds.get();
+    if (!data)
         return nullptr;
-    const CoreConfig config = session_.explorer()->snap(session_.config());
     try {
-        if (region_ >= 0)
+        if (selection.region >= 0)
             return std::make_shared<const RegionBoundsSeries>(
-                bounds_->region(std::size_t(region_), config));
-        const std::string program = session_.program().toStdString();
-        for (const std::string& known : bounds_->programs())
-            if (known == program)
+                data->region(std::size_t(selection.region), selection.config));
+        for (const std::string& known : data->programs())
+            if (known == selection.program)
                 return std::make_shared<const RegionBoundsSeries>(
-                    bounds_->program(program, config));
+                    data->program(selection.program, selection.config));
     } catch (const std::exception&) {
     }
     return nullptr;
+}
+
+bool ExplorerBounds::isSeriesCurrent() const {
+    return !bounds_ || (haveSeries_ && seriesSelection_ == currentSelection());
+}
+
+void ExplorerBounds::clearSeries() {
+    // A computation still running was for the old bounds: its result is dropped on arrival.
+    dirty_ = false;
+    series_.reset();
+    seriesSelection_ = {};
+    haveSeries_ = false;
+}
+
+void ExplorerBounds::requestSeries() {
+    if (isSeriesCurrent())
+        return;
+    if (computing_) {
+        dirty_ = true; // coalesce: the running computation's finish starts one from the latest
+        return;
+    }
+    startSeries();
+}
+
+void ExplorerBounds::startSeries() {
+    dirty_ = false;
+    computing_ = true;
+    const Selection selection = currentSelection();
+    seriesWatcher_.setFuture(QtConcurrent::run(&seriesPool_, [selection] {
+        return SeriesOutcome{selection, computeSeries(selection)};
+    }));
+}
+
+void ExplorerBounds::onSeriesComputed() {
+    computing_ = false;
+    const SeriesOutcome outcome = seriesWatcher_.result();
+    // The next one first, so the worker computes while the pages draw this one.
+    if (dirty_ && bounds_ && currentSelection() != outcome.selection)
+        startSeries();
+    else
+        dirty_ = false;
+    if (!outcome.selection.bounds || outcome.selection.bounds != bounds_)
+        return; // computed on bounds since replaced
+    if (isSeriesCurrent() && outcome.selection != seriesSelection_)
+        return; // older than the series computed meanwhile on the UI thread
+    series_ = outcome.series;
+    seriesSelection_ = outcome.selection;
+    haveSeries_ = true;
+    emit seriesReady();
+}
+
+void ExplorerBounds::updateSeriesNow() {
+    // A running computation's finish() may start one more, from the latest state: wait for at
+    // most those two; whatever still runs then is not newer than what is computed below.
+    for (int i = 0; i < 2 && computing_; ++i) {
+        seriesWatcher_.waitForFinished();
+        QCoreApplication::sendPostedEvents(&seriesWatcher_);
+    }
+    if (isSeriesCurrent())
+        return;
+    seriesSelection_ = currentSelection();
+    series_ = computeSeries(seriesSelection_);
+    haveSeries_ = true;
+    emit seriesReady();
 }
 
 } // namespace concorde::ui

@@ -2,24 +2,43 @@
 
 #include "explore/DatabaseBounds.h"
 #include "explore/RegionBoundsSeries.h"
+#include "params/CoreConfig.h"
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
+#include <QThreadPool>
 #include <memory>
+#include <string>
 
 namespace concorde::ui {
 
 class Session;
 
 /// The open database's per-window bounds (DatabaseBounds) for the CDF, timeseries and phase
-/// pages, and the region they are drilled into. Loads in the background when the Session opens a
-/// database (loadNow() on the calling thread for the headless export and tests); one instance is
-/// shared by the pages of a window so the series are read once.
+/// pages, the region they are drilled into, and the bounds of that selection at the session's
+/// target configuration. Loads in the background when the Session opens a database (loadNow()
+/// on the calling thread for the headless export and tests); one instance is shared by the pages
+/// of a window so the series are read once.
+///
+/// The selection's series is computed off the UI thread, like the Session's predictions: a page
+/// that needs it calls requestSeries(); while one computation runs further requests coalesce
+/// into one more from the latest state, and each result arrives as seriesReady(). A slider drag
+/// therefore never waits for the 64 regions of a program to be merged on the UI thread.
 class ExplorerBounds : public QObject {
     Q_OBJECT
 
 public:
+    /// What a series is computed for: the database's bounds, the (snapped) configuration, the
+    /// program and the region drilled into (-1: the whole program).
+    struct Selection {
+        std::shared_ptr<const DatabaseBounds> bounds;
+        CoreConfig config;
+        std::string program;
+        int region = -1;
+        bool operator==(const Selection&) const = default;
+    };
+
     explicit ExplorerBounds(Session& session, QObject* parent = nullptr);
     ~ExplorerBounds() override;
 
@@ -40,11 +59,30 @@ public:
     /// "gzip" or "gzip region 3" for titles.
     QString selectionLabel() const;
 
-    /// The bounds of the selection (the program, or the drilled region) at the session's target
-    /// configuration; nullptr without data. Errors (a configuration off the grid) give nullptr.
-    std::shared_ptr<const RegionBoundsSeries> currentSeries() const;
+    /// The selection now: the session's target configuration (snapped), program and region.
+    Selection currentSelection() const;
+    /// The bounds of `selection` computed on the calling thread; nullptr without bounds or for
+    /// an unknown program, and for a configuration off the grid.
+    static std::shared_ptr<const RegionBoundsSeries> computeSeries(const Selection& selection);
+
+    /// The latest series computed (nullptr before the first, and when there is none for the
+    /// selection); it may lag the sliders while the next is computed.
+    const std::shared_ptr<const RegionBoundsSeries>& series() const { return series_; }
+    /// What series() was computed for.
+    const Selection& seriesSelection() const { return seriesSelection_; }
+    /// True when series() is the current selection's (or there are no bounds to compute from).
+    bool isSeriesCurrent() const;
+    /// Computes the current selection's series on the worker thread unless series() is current
+    /// or one is being computed (then one more follows it); seriesReady() when it arrives.
+    void requestSeries();
+    /// Makes series() current on the calling thread (exports, pages outside a shown window);
+    /// emits seriesReady() if it changed.
+    void updateSeriesNow();
+    bool isComputingSeries() const { return computing_; }
 
 signals:
+    /// series() changed.
+    void seriesReady();
     /// bounds() changed (loaded, or cleared for a new database).
     void boundsChanged();
     /// drilledRegion() changed.
@@ -52,14 +90,32 @@ signals:
     void loadFailed(const QString& message);
 
 private:
+    struct SeriesOutcome {
+        Selection selection;
+        std::shared_ptr<const RegionBoundsSeries> series;
+    };
+
     void startLoading();
     void onLoaded();
+    /// Forgets the series (a new database, or the bounds cleared).
+    void clearSeries();
+    void startSeries();
+    void onSeriesComputed();
 
     Session& session_;
     std::shared_ptr<const DatabaseBounds> bounds_;
     QFutureWatcher<std::shared_ptr<const DatabaseBounds>> watcher_;
     bool loading_ = false;
     int region_ = -1;
+
+    // the selection's series
+    QThreadPool seriesPool_; ///< one thread, kept warm
+    QFutureWatcher<SeriesOutcome> seriesWatcher_;
+    bool computing_ = false;
+    bool dirty_ = false; ///< a request arrived while computing
+    std::shared_ptr<const RegionBoundsSeries> series_;
+    Selection seriesSelection_;
+    bool haveSeries_ = false; ///< series_ was computed for seriesSelection_
 };
 
 } // namespace concorde::ui

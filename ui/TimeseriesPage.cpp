@@ -19,7 +19,7 @@ TimeseriesPage::TimeseriesPage(Session& session, ExplorerBounds* bounds, QWidget
     setObjectName(QStringLiteral("view_timeseries"));
     view_ = new TimeseriesView(this);
     setView(view_);
-    refresh();
+    followSeries();
 }
 
 TimeseriesPage::~TimeseriesPage() = default;
@@ -46,8 +46,10 @@ TimeseriesPage::referenceLabels(const std::vector<std::int64_t>& regionIds) {
 }
 
 void TimeseriesPage::refresh() {
-    const auto series = bounds().currentSeries();
-    const auto& data = bounds().bounds();
+    // What the series was computed for (it may lag the sliders while the next is computed).
+    const auto& series = bounds().series();
+    const ExplorerBounds::Selection& shown = bounds().seriesSelection();
+    const auto& data = shown.bounds;
     if (!series || !data) {
         view_->clear();
         setTitle(bounds().isLoading() ? tr("Loading the per-window bounds…")
@@ -58,10 +60,10 @@ void TimeseriesPage::refresh() {
 
     // The reference simulation per region, laid end to end like the series' segments.
     std::vector<std::size_t> regions;
-    if (bounds().drilledRegion() >= 0)
-        regions.push_back(std::size_t(bounds().drilledRegion()));
+    if (shown.region >= 0)
+        regions.push_back(std::size_t(shown.region));
     else
-        regions = data->regionsOf(session().program().toStdString());
+        regions = data->regionsOf(shown.program);
     const auto& starts = series->segmentStarts();
     std::vector<float> ipc(series->windows(), std::numeric_limits<float>::quiet_NaN());
     QString description;
@@ -72,10 +74,8 @@ void TimeseriesPage::refresh() {
         for (std::size_t i = 0; i < regions.size() && i < starts.size(); ++i)
             regionIds.push_back(data->regions()[regions[i]].id);
         const ReferenceIpcCache* labels = referenceLabels(regionIds);
-        const CoreConfig shown =
-            labels ? session().explorer()->snap(session().config()) : CoreConfig();
         for (std::size_t i = 0; labels && i < regionIds.size(); ++i) {
-            const ReferenceIpc reference = labels->lookup(regionIds[i], shown);
+            const ReferenceIpc reference = labels->lookup(regionIds[i], shown.config);
             if (!reference.available())
                 continue;
             ++labelled;
@@ -101,7 +101,7 @@ void TimeseriesPage::refresh() {
                 .arg(regions.size())
                 .arg(exact ? tr("exact config") : tr("nearest labelled config")));
     setTitle(tr("Per-window bounds of %1 — %2")
-                 .arg(bounds().selectionLabel(),
+                 .arg(QString::fromStdString(series->label()),
                       labelled == 0 ? tr("no reference simulation")
                       : regions.size() == 1
                           ? tr("reference: %1").arg(description)

@@ -7,25 +7,28 @@
 // with a program of 64 regions), selects the program with the most regions and, for each tab in
 // turn in front (a hidden tab refreshes only when shown, so only the visible one costs), moves a
 // slider N times one grid position (the same signal path as a mouse drag: QSlider::valueChanged →
-// Session → the chart pages refresh on the UI thread, the prediction on a worker thread →
-// predictionReady → header and overview). Each step waits until the tab's plot has been
-// repainted showing that step's data (the overview: that step's prediction; a chart page: a
-// replot after the step's configuration change) and the CPI label has been repainted with that
-// step's prediction. Reported per step, in milliseconds:
-//   handlers   time inside QSlider::setValue (the chart pages refresh synchronously there)
+// Session → the prediction on one worker thread → predictionReady → header, overview and phases;
+// the selection's per-window bounds on another → ExplorerBounds::seriesReady → CDF and timeseries
+// pages). Each step waits until the tab's plot has been repainted showing that step's data (the
+// overview: that step's prediction; the CDF and timeseries: the series of the step's
+// configuration; phases: a replot after the step's configuration change) and the CPI label has
+// been repainted with that step's prediction. Reported per step, in milliseconds:
+//   handlers   time inside QSlider::setValue
 //   predicted  the prediction is back on the UI thread
 //   chart      the tab's plot has been painted with the step's data
 //   painted    the plot and the CPI label have both been painted (the label only when its text
 //              changed): the step's latency, compared with the 16 ms target
-// Then, per tab, the parts alone on the UI thread (the series a chart page draws, its refresh(),
-// and one replot of its plot rendered and painted at once), and a continuous drag: a step every
-// 8 ms (a 120 Hz mouse) for 2 s, with the latency from each step to the first paint of the tab's
-// plot showing it, and how many frames were painted for how many steps (the rest were coalesced
-// away). Before the tabs: the prediction alone, and the reference IPC of the program's regions
-// read from SQLite (what the timeseries page did on every change) and from the in-memory cache.
+// Then, per tab, the parts alone (the series a chart page draws, computed on the worker in the
+// window, its refresh(), and one replot of its plot rendered and painted at once), and a continuous
+// drag: a step every 8 ms (a 120 Hz mouse) for 2 s, with the latency from each step to the first
+// paint of the tab's plot showing it, and how many frames were painted for how many steps (the rest
+// were coalesced away). Before the tabs: the prediction alone, and the reference IPC of the
+// program's regions read from SQLite (what the timeseries page did on every change) and from the
+// in-memory cache.
 //
 // A step not painted within 5 s fails its tab (reported, exit code 1) and the next tab is
 // measured; a tab stops early, on the steps done, once its steps have taken a minute.
+#include "BoundsChartView.h"
 #include "ChartPage.h"
 #include "ChartView.h"
 #include "ExplorerBounds.h"
@@ -100,8 +103,11 @@ struct Tab {
     QCustomPlot* plot = nullptr;        ///< its chart
     ui::ChartPage* chartPage = nullptr; ///< nullptr for the overview
     /// The overview redraws when the prediction arrives; the chart pages when the configuration
-    /// changes (synchronously, inside the slider's handler).
+    /// changes.
     bool followsPrediction = false;
+    /// The chart of a page drawing the bounds series, which may show an earlier step's series
+    /// while the next is computed (nullptr for the other tabs).
+    ui::BoundsChartView* boundsView = nullptr;
 };
 
 /// Watches the replots and paint events of the visible tab's plot and of the CPI label.
@@ -117,15 +123,20 @@ public:
     std::uint64_t labelPainted = 0; ///< prediction sequence shown by the last CPI label paint
     std::function<void()> onPlotPaint;
 
-    void watch(QCustomPlot* plot) {
+    /// The step whose configuration each step had, snapped (recorded by the steps).
+    std::map<std::uint64_t, CoreConfig> stepConfigs;
+
+    /// Watches `plot`; `shownStep` says which step's data it shows (0: unknown; nullptr: the
+    /// step issued last).
+    void watch(QCustomPlot* plot, std::function<std::uint64_t()> shownStep) {
         if (plot_) {
             plot_->removeEventFilter(this);
             QObject::disconnect(replotConnection_);
         }
         plot_ = plot;
         plot_->installEventFilter(this);
-        replotConnection_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, [this] {
-            replottedStep = step;
+        replotConnection_ = QObject::connect(plot_, &QCustomPlot::beforeReplot, [=, this] {
+            replottedStep = std::max(replottedStep, shownStep ? shownStep() : step);
             replottedSequence = sequence();
         });
         replottedStep = paintedStep = step;
@@ -251,6 +262,7 @@ int main(int argc, char** argv) {
             }
             tab.page = tab.chartPage;
             tab.plot = tab.chartPage->chartView()->plot();
+            tab.boundsView = qobject_cast<ui::BoundsChartView*>(tab.chartPage->chartView());
         }
         selected.push_back(tab);
     }
@@ -345,7 +357,22 @@ int main(int argc, char** argv) {
     QStringList failed;
     for (const Tab& tab : selected) {
         tabs->setCurrentWidget(tab.page);
-        probe.watch(tab.plot);
+        // A bounds chart shows the latest step with the configuration its series was computed
+        // for (while dragging, the one the worker last finished).
+        std::function<std::uint64_t()> shownStep;
+        if (tab.boundsView)
+            shownStep = [&, view = tab.boundsView]() -> std::uint64_t {
+                const auto& series = window.bounds().series();
+                if (!series || view->series() != series.get())
+                    return 0;
+                const CoreConfig& shown = window.bounds().seriesSelection().config;
+                for (auto it = probe.stepConfigs.rbegin(); it != probe.stepConfigs.rend(); ++it)
+                    if (it->second == shown)
+                        return it->first;
+                return 0;
+            };
+        probe.stepConfigs[probe.step] = explorer->snap(session.config());
+        probe.watch(tab.plot, shownStep);
         settle(300); // shows the tab: a stale page refreshes now
 
         // The parts alone, on the UI thread: the series the page draws, its refresh() (the view
@@ -354,7 +381,7 @@ int main(int argc, char** argv) {
         std::vector<double> seriesOnly, refreshOnly, replotOnly;
         for (int i = 0; i < 10 && tab.chartPage; ++i) {
             auto t0 = std::chrono::steady_clock::now();
-            (void)window.bounds().currentSeries();
+            (void)ui::ExplorerBounds::computeSeries(window.bounds().currentSelection());
             seriesOnly.push_back(millisecondsSince(t0));
             t0 = std::chrono::steady_clock::now();
             tab.chartPage->refresh();
@@ -367,7 +394,7 @@ int main(int argc, char** argv) {
         }
         settle(100);
         const auto printParts = [&] {
-            std::printf(" parts alone on the UI thread:\n");
+            std::printf(" parts alone (the series on the worker in the window):\n");
             if (tab.chartPage) {
                 print("series", stats(seriesOnly));
                 print("refresh()", stats(refreshOnly));
@@ -394,6 +421,7 @@ int main(int argc, char** argv) {
             const std::uint64_t step = ++probe.step;
             slider->setValue(value);
             const double handler = double(t.nsecsElapsed()) / 1e6;
+            probe.stepConfigs[step] = explorer->snap(session.config());
             double tPredicted = -1, tChart = -1;
             while (true) {
                 app.processEvents(QEventLoop::AllEvents);
@@ -471,6 +499,7 @@ int main(int argc, char** argv) {
             stepTimes[key] = clock.nsecsElapsed();
             ++probe.step;
             slider->setValue(value);
+            probe.stepConfigs[probe.step] = explorer->snap(session.config());
             ++dragSteps;
         });
         drag.start();
