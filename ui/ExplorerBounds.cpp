@@ -25,17 +25,17 @@ ExplorerBounds::ExplorerBounds(Session& session, QObject* parent)
     connect(&session_, &Session::programChanged, this, [this] { drillInto(-1); });
     connect(&watcher_, &QFutureWatcher<std::shared_ptr<const DatabaseBounds>>::finished, this,
             &ExplorerBounds::onLoaded);
-    seriesPool_.setMaxThreadCount(1);
-    seriesPool_.setExpiryTimeout(-1); // no thread start-up cost per drag step
-    connect(&seriesWatcher_, &QFutureWatcherBase::finished, this,
-            &ExplorerBounds::onSeriesComputed);
+    seriesWorker_ = std::make_unique<CoalescingWorker<SeriesOutcome>>(
+        [this] {
+            const Selection selection = currentSelection();
+            return [selection] { return SeriesOutcome{selection, computeSeries(selection)}; };
+        },
+        [this](const SeriesOutcome& outcome) { onSeriesComputed(outcome); });
 }
 
 ExplorerBounds::~ExplorerBounds() {
     watcher_.waitForFinished();
-    seriesWatcher_.disconnect(this);
-    seriesWatcher_.waitForFinished();
-    seriesPool_.waitForDone();
+    seriesWorker_.reset(); // waits for a running computation
 }
 
 bool ExplorerBounds::loadNow(QString* error) {
@@ -137,39 +137,17 @@ bool ExplorerBounds::isSeriesCurrent() const {
 
 void ExplorerBounds::clearSeries() {
     // A computation still running was for the old bounds: its result is dropped on arrival.
-    dirty_ = false;
     series_.reset();
     seriesSelection_ = {};
     haveSeries_ = false;
 }
 
 void ExplorerBounds::requestSeries() {
-    if (isSeriesCurrent())
-        return;
-    if (computing_) {
-        dirty_ = true; // coalesce: the running computation's finish starts one from the latest
-        return;
-    }
-    startSeries();
+    if (!isSeriesCurrent())
+        seriesWorker_->request();
 }
 
-void ExplorerBounds::startSeries() {
-    dirty_ = false;
-    computing_ = true;
-    const Selection selection = currentSelection();
-    seriesWatcher_.setFuture(QtConcurrent::run(&seriesPool_, [selection] {
-        return SeriesOutcome{selection, computeSeries(selection)};
-    }));
-}
-
-void ExplorerBounds::onSeriesComputed() {
-    computing_ = false;
-    const SeriesOutcome outcome = seriesWatcher_.result();
-    // The next one first, so the worker computes while the pages draw this one.
-    if (dirty_ && bounds_ && currentSelection() != outcome.selection)
-        startSeries();
-    else
-        dirty_ = false;
+void ExplorerBounds::onSeriesComputed(const SeriesOutcome& outcome) {
     if (!outcome.selection.bounds || outcome.selection.bounds != bounds_)
         return; // computed on bounds since replaced
     if (isSeriesCurrent() && outcome.selection != seriesSelection_)
@@ -181,12 +159,10 @@ void ExplorerBounds::onSeriesComputed() {
 }
 
 void ExplorerBounds::updateSeriesNow() {
-    // A running computation's finish() may start one more, from the latest state: wait for at
+    // A running computation's delivery may start one more, from the latest state: wait for at
     // most those two; whatever still runs then is not newer than what is computed below.
-    for (int i = 0; i < 2 && computing_; ++i) {
-        seriesWatcher_.waitForFinished();
-        QCoreApplication::sendPostedEvents(&seriesWatcher_);
-    }
+    seriesWorker_->finishNow();
+    seriesWorker_->finishNow();
     if (isSeriesCurrent())
         return;
     seriesSelection_ = currentSelection();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "CoalescingWorker.h"
 #include "explore/DatabaseBounds.h"
 #include "explore/RegionBoundsSeries.h"
 #include "params/CoreConfig.h"
@@ -7,7 +8,6 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <memory>
 #include <string>
 
@@ -78,7 +78,7 @@ public:
     /// Makes series() current on the calling thread (exports, pages outside a shown window);
     /// emits seriesReady() if it changed.
     void updateSeriesNow();
-    bool isComputingSeries() const { return computing_; }
+    bool isComputingSeries() const { return seriesWorker_->isRunning(); }
 
 signals:
     /// series() changed.
@@ -99,8 +99,7 @@ private:
     void onLoaded();
     /// Forgets the series (a new database, or the bounds cleared).
     void clearSeries();
-    void startSeries();
-    void onSeriesComputed();
+    void onSeriesComputed(const SeriesOutcome& outcome);
 
     Session& session_;
     std::shared_ptr<const DatabaseBounds> bounds_;
@@ -109,10 +108,7 @@ private:
     int region_ = -1;
 
     // the selection's series
-    QThreadPool seriesPool_; ///< one thread, kept warm
-    QFutureWatcher<SeriesOutcome> seriesWatcher_;
-    bool computing_ = false;
-    bool dirty_ = false; ///< a request arrived while computing
+    std::unique_ptr<CoalescingWorker<SeriesOutcome>> seriesWorker_;
     std::shared_ptr<const RegionBoundsSeries> series_;
     Selection seriesSelection_;
     bool haveSeries_ = false; ///< series_ was computed for seriesSelection_

@@ -236,10 +236,13 @@ void MainWindow::buildPages(const PresetLibrary& presets) {
         backAction_->setEnabled(drilled);
         if (drilled && views_->currentWidget() == pages_[3])
             views_->setCurrentWidget(pages_[1]);
+        // The drill-down hint, cleared on the way back (other messages stay).
+        const QString hint = tr(" — Alt+Left returns to the whole program");
         if (drilled)
-            statusBar()->showMessage(tr("Showing %1 — Alt+Left returns to the whole program")
-                                         .arg(bounds_->selectionLabel()),
+            statusBar()->showMessage(tr("Showing %1").arg(bounds_->selectionLabel()) + hint,
                                      kStatusMessageMs);
+        else if (statusBar()->currentMessage().endsWith(hint))
+            statusBar()->clearMessage();
     });
 }
 

@@ -24,18 +24,15 @@ Session::Session(QObject* parent) : Session(CoreConfig{}, CoreConfig{}, parent) 
 Session::Session(const CoreConfig& target, const CoreConfig& baseline, QObject* parent)
     : QObject(parent), config_(target), baseline_(baseline), theme_(new Theme(this)) {
     qRegisterMetaType<PredictionPtr>();
-    predictionPool_.setMaxThreadCount(1);
-    predictionPool_.setExpiryTimeout(-1); // keep the thread warm: no start-up cost per drag step
-    connect(&predictionWatcher_, &QFutureWatcherBase::finished, this,
-            &Session::onPredictionFinished);
+    predictor_ = std::make_unique<CoalescingWorker<PredictionOutcome>>(
+        [this] { return predictionJob(); },
+        [this](const PredictionOutcome& outcome) { publish(outcome); });
 }
 
 Session::~Session() {
     openFuture_.cancel();
     openFuture_.waitForFinished();
-    predictionWatcher_.disconnect(this);
-    predictionWatcher_.waitForFinished();
-    predictionPool_.waitForDone();
+    predictor_.reset(); // waits for a running prediction
 }
 
 CoreConfig Session::defaultBaseline(const PresetLibrary& presets) {
@@ -203,23 +200,17 @@ void Session::requestPrediction() {
     if (!explorer_)
         return;
     ++requested_;
-    if (predicting_) {
-        dirty_ = true; // coalesce: the running prediction's finish starts one from the latest
-        return;
-    }
-    startPrediction();
+    predictor_->request();
 }
 
-void Session::startPrediction() {
-    dirty_ = false;
-    predicting_ = true;
+std::function<Session::PredictionOutcome()> Session::predictionJob() {
     const ExplorerPtr explorer = explorer_;
     const CoreConfig target = config_;
     const CoreConfig baseline = baseline_;
     const std::string program = program_.toStdString();
     const std::uint64_t sequence = requested_;
     const PredictionPtr previous = prediction_; // its baseline is reused when unchanged
-    predictionWatcher_.setFuture(QtConcurrent::run(&predictionPool_, [=] {
+    return [=] {
         PredictionOutcome outcome;
         outcome.explorer = explorer;
         try {
@@ -231,20 +222,11 @@ void Session::startPrediction() {
             outcome.error = messageOf(error);
         }
         return outcome;
-    }));
-}
-
-void Session::onPredictionFinished() {
-    predicting_ = false;
-    const PredictionOutcome outcome = predictionWatcher_.result();
-    // Start the next one first, so the worker computes while the views redraw this one.
-    if (dirty_ && explorer_)
-        startPrediction();
-    publish(outcome);
+    };
 }
 
 void Session::publish(const PredictionOutcome& outcome) {
-    if (outcome.explorer != explorer_)
+    if (!outcome.explorer || outcome.explorer != explorer_)
         return; // computed on a database that has since been replaced
     if (!outcome.prediction) {
         emit predictionFailed(outcome.error);
@@ -259,19 +241,9 @@ void Session::publish(const PredictionOutcome& outcome) {
 void Session::recomputeNow() {
     if (!explorer_)
         return;
-    predictionWatcher_.waitForFinished();
-    QCoreApplication::sendPostedEvents(&predictionWatcher_); // deliver its finished() first
-    PredictionOutcome outcome;
-    outcome.explorer = explorer_;
-    try {
-        auto prediction = std::make_shared<ExplorerPrediction>(
-            explorer_->predict(config_, baseline_, program_.toStdString(), prediction_.get()));
-        prediction->sequence = ++requested_;
-        outcome.prediction = std::move(prediction);
-    } catch (const std::exception& error) {
-        outcome.error = messageOf(error);
-    }
-    publish(outcome);
+    predictor_->finishNow(); // delivered first, so this one is the newest
+    ++requested_;
+    publish(predictionJob()());
 }
 
 } // namespace concorde::ui

@@ -1,16 +1,16 @@
 #pragma once
 
+#include "CoalescingWorker.h"
 #include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
 #include "store/ExplorerPrediction.h"
 
 #include <QFuture>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QThreadPool>
 #include <cstdint>
+#include <functional>
 #include <memory>
 
 namespace concorde {
@@ -126,7 +126,7 @@ public:
     /// predictionReady() before returning (the headless export; waits for a running one first).
     void recomputeNow();
     /// True while a prediction is being computed.
-    bool isPredicting() const { return predicting_; }
+    bool isPredicting() const { return predictor_->isRunning(); }
 
     // --- Look ---
 
@@ -172,8 +172,8 @@ private:
 
     void finishOpen(const QString& path, const OpenOutcome& outcome);
     void requestPrediction();
-    void startPrediction();
-    void onPredictionFinished();
+    /// Copies the state a prediction needs and returns the job computing it.
+    std::function<PredictionOutcome()> predictionJob();
     void publish(const PredictionOutcome& outcome);
 
     CoreConfig config_;
@@ -190,10 +190,7 @@ private:
     QFuture<OpenOutcome> openFuture_;
 
     // predictions
-    QThreadPool predictionPool_; ///< one thread: predictions never wait behind other work
-    QFutureWatcher<PredictionOutcome> predictionWatcher_;
-    bool predicting_ = false;
-    bool dirty_ = false;
+    std::unique_ptr<CoalescingWorker<PredictionOutcome>> predictor_;
     std::uint64_t requested_ = 0;
     PredictionPtr prediction_;
 };

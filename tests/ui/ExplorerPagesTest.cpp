@@ -34,6 +34,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextStream>
@@ -119,7 +120,12 @@ class ExplorerPagesTest : public QObject {
         return QString::fromStdString(path.string());
     }
 
-    bool open(Session& session, MainWindow& window) {
+    /// Shows the window, opens the tiny database in it and waits for its first prediction and
+    /// bounds.
+    bool showAndOpen(Session& session, MainWindow& window) {
+        window.show();
+        if (!QTest::qWaitForWindowExposed(&window))
+            return false;
         window.openDatabase(database_);
         return QTest::qWaitFor(
             [&] { return session.prediction() != nullptr && window.bounds().bounds() != nullptr; },
@@ -144,9 +150,7 @@ private slots:
     void openingFillsThePagesAndDraggingChangesThem() {
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(open(*session, window));
+        QVERIFY(showAndOpen(*session, window));
         auto* cdf = page<CdfPage>(window);
         auto* series = page<TimeseriesPage>(window);
         QVERIFY(cdf && series);
@@ -180,9 +184,7 @@ private slots:
     void theSeriesIsComputedOffTheUiThreadAndRequestsCoalesce() {
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(open(*session, window));
+        QVERIFY(showAndOpen(*session, window));
         auto* cdf = page<CdfPage>(window);
         window.findChild<QTabWidget*>(QStringLiteral("view_tabs"))->setCurrentWidget(cdf);
         ExplorerBounds& bounds = window.bounds();
@@ -238,9 +240,7 @@ private slots:
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(open(*session, window));
+        QVERIFY(showAndOpen(*session, window));
         auto* phases = page<PhasesPage>(window);
         auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
         tabs->setCurrentWidget(phases);
@@ -275,8 +275,10 @@ private slots:
         auto* back = window.findChild<QAction*>(QStringLiteral("action_back"));
         QVERIFY(back && back->isEnabled());
         QCOMPARE(back->shortcut(), QKeySequence(Qt::ALT | Qt::Key_Left));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Alt+Left")));
         back->trigger();
         QCOMPARE(window.bounds().drilledRegion(), -1);
+        QVERIFY(!window.statusBar()->currentMessage().contains(QStringLiteral("Alt+Left")));
         // The program's series is computed off the UI thread and arrives a moment later.
         QTRY_COMPARE(series->view()->series()->windows(), full);
         QVERIFY(!back->isEnabled());
@@ -364,9 +366,7 @@ private slots:
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
         window.resize(1400, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(open(*session, window));
+        QVERIFY(showAndOpen(*session, window));
         // A baseline that differs from the target in five parameters (all on the tiny grid).
         const BoundsGrid grid = testing::tinyExplorerGrid();
         CoreConfig baseline = session->config();
@@ -472,9 +472,7 @@ private slots:
     void exportAllWritesOneFilePerView() {
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(open(*session, window));
+        QVERIFY(showAndOpen(*session, window));
         QVERIFY(page<ShapleyPage>(window)->computeNow());
         const QString folder = dir_.filePath(QStringLiteral("review"));
         QString error;
