@@ -142,11 +142,17 @@ void PhasesView::rebuild() {
             label->position->setAxes(x, y);
             label->position->setCoords(k, cpi);
             label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-            label->setPadding(QMargins(0, 0, 0, 2));
+            label->setPadding(QMargins(2, 0, 2, 1));
             label->setText(QString::number(cpi, 'f', n <= 16 ? 3 : 2));
             label->setFont(valueFont);
             label->setColor(theme().foreground);
             label->setClipToAxisRect(true);
+            // Over the program's CPI line, on a patch of background: a bar level with the
+            // program's CPI would have the dashes strike through its number.
+            label->setLayer(QStringLiteral("highlight"));
+            QColor patch = theme().background;
+            patch.setAlpha(225);
+            label->setBrush(patch);
         }
     rect->setRangeDrag(Qt::Horizontal);
     rect->setRangeZoom(Qt::Horizontal);

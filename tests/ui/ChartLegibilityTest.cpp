@@ -210,6 +210,33 @@ private slots:
         phases.setTimeline(timeline());
         showAt(phases, size, theme);
         verifyLegible(phases, "phases");
+        if (QTest::currentTestFailed())
+            return;
+
+        // With few regions each bar has its CPI written over it; the bars level with the
+        // program's CPI must not have the dashed line strike through their numbers.
+        ProgramTimeline few = timeline();
+        few.entries.resize(12);
+        phases.setTimeline(few);
+        showAt(phases, size, theme);
+        verifyLegible(phases, "phases, 12 regions");
+        const QCPLayer* lineLayer = nullptr;
+        for (int i = 0; i < phases.plot()->graphCount(); ++i)
+            if (phases.plot()->graph(i)->name().startsWith(QStringLiteral("program CPI")))
+                lineLayer = phases.plot()->graph(i)->layer();
+        QVERIFY(lineLayer);
+        int values = 0;
+        for (int i = 0; i < phases.plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(phases.plot()->item(i))) {
+                ++values;
+                QVERIFY2(text->layer()->index() >= lineLayer->index(),
+                         qPrintable(text->text() + QStringLiteral(" under the program's line")));
+                QVERIFY2(text->brush().style() != Qt::NoBrush &&
+                             text->brush().color().alpha() >= 200,
+                         qPrintable(text->text() + QStringLiteral(" has no background patch")));
+            }
+        if (size.width() >= 1280) // narrower projector charts leave the numbers out
+            QCOMPARE(values, 12);
     }
 
     void regionLabelsThinRegularlyAndReturnWhenWide() {
