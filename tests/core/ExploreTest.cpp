@@ -531,14 +531,21 @@ private slots:
             !errorOf([&] { ProgramTimeline::build(bounds, "gamma", nullptr, config); }).isEmpty());
     }
 
-    void shapleyJobRunsInTheBackgroundLikeTheAttributor() {
+    /// A Shapley request on the test database's model, from the grid's last to its first
+    /// configuration.
+    ShapleyJob::Request shapleyRequest() {
         FeatureDatabase db = FeatureDatabase::openReadOnly(database());
         const BoundsGrid grid = db.buildSettings().grid;
-        const auto predictor = std::make_shared<const DatabasePredictor>(db, *db.readModel());
         ShapleyJob::Request request;
-        request.predictor = predictor;
+        request.predictor = std::make_shared<const DatabasePredictor>(db, *db.readModel());
         request.baseline = lastOnGrid(grid);
         request.target = firstOnGrid(grid);
+        return request;
+    }
+
+    void shapleyJobRunsInTheBackgroundLikeTheAttributor() {
+        ShapleyJob::Request request = shapleyRequest();
+        const auto& predictor = request.predictor;
 
         // Synchronous result, as `concorde shapley` computes it.
         const ShapleyAttributor attributor(request.players, request.baseline, request.target,
@@ -579,13 +586,7 @@ private slots:
     }
 
     void shapleyJobCancelsAndChecksItsRequest() {
-        FeatureDatabase db = FeatureDatabase::openReadOnly(database());
-        const BoundsGrid grid = db.buildSettings().grid;
-        const auto predictor = std::make_shared<const DatabasePredictor>(db, *db.readModel());
-        ShapleyJob::Request request;
-        request.predictor = predictor;
-        request.baseline = lastOnGrid(grid);
-        request.target = firstOnGrid(grid);
+        ShapleyJob::Request request = shapleyRequest();
         // Sampling with many permutations over every parameter: long enough to cancel.
         request.players = PlayerSet::individual();
         request.options.mode = ShapleyAttributor::Mode::Sampling;
