@@ -4,6 +4,7 @@
 
 #include <QColor>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 class QCPAxisRect;
@@ -19,6 +20,14 @@ namespace concorde::ui {
 /// coloured by the resource binding each window. A program's regions are shown end to end with
 /// their boundaries marked. Hovering shows the window, its binding resource and bound, the
 /// simulated IPC and the next-tightest resources.
+///
+/// Level of detail: while the visible x range holds at most one window per pixel, every window
+/// is plotted exactly (step lines); over more, the windows under every two pixels are
+/// summarised (their harmonic mean, the IPC of those windows together; for the minimum also
+/// its lowest–highest range as a bar; the band the resource binding most of them), so a
+/// program of thousands of windows draws as fast as one region and no binding dip disappears.
+/// The plotted data follow x zoom/drag and the plot's width; hover text and dataTable() stay
+/// exact.
 class TimeseriesView : public BoundsChartView {
     Q_OBJECT
 
@@ -37,9 +46,18 @@ public:
     void setWindowSize(std::uint32_t instructions);
 
     QCPGraph* minimumGraph() const { return minimumGraph_; }
+    /// The minimum's range while summarised: per bucket of windows a vertical bar, data points
+    /// (centre, lowest), (centre, highest), (centre, NaN); empty while every window is plotted,
+    /// nullptr without data.
+    QCPGraph* minimumRangeGraph() const { return range_; }
+    /// Whether the graphs plot summaries of buckets of windows (more visible windows than
+    /// pixels) rather than every window.
+    bool summarised() const { return plotted_.bucket > 1; }
     /// The simulated-IPC overlay, nullptr when there is none.
     QCPGraph* referenceGraph() const { return referenceGraph_; }
-    /// The colour the band shows at `window`: its binding resource's (invalid without data).
+    /// The colour the band shows at `window`: its binding resource's, or summarised, that of
+    /// the resource binding most windows of its bucket (invalid without data or where nothing
+    /// is plotted).
     QColor bandColourAt(std::size_t window) const;
     /// The band: one cell per window holding its binding resource, nullptr without data.
     QCPColorMap* band() const { return band_; }
@@ -53,8 +71,21 @@ public:
 
 protected:
     void rebuild() override;
+    /// Plots the visible windows again when the plot's width changed (updatePlotted).
+    void afterLayout() override;
 
 private:
+    /// What the graphs plot: for the visible windows [from, to) on a plot `width` pixels wide,
+    /// the windows [first, last) (aligned to buckets) in buckets of `bucket` (1: every window;
+    /// 0: nothing yet).
+    struct Plotted {
+        std::size_t from = 0, to = 0, first = 0, last = 0, bucket = 0;
+        int width = 0;
+    };
+    /// Sets the graphs' data for the visible x range and the plot's width (cheap: only the
+    /// visible windows; nothing when they are what is plotted already).
+    void updatePlotted();
+
     QString columnName(int resource) const;
     /// Segment of window `w` (index into segmentStarts()).
     std::size_t segmentOf(std::size_t w) const;
@@ -66,6 +97,12 @@ private:
     QCPColorMap* band_ = nullptr;
     QCPGraph* minimumGraph_ = nullptr;
     QCPGraph* referenceGraph_ = nullptr;
+    QCPGraph* range_ = nullptr;
+    Plotted plotted_;
+    /// Windows and label of the series the x range was last set for: a new series of the same
+    /// program or region (a slider step) keeps the user's zoom.
+    std::size_t rangeWindows_ = 0;
+    std::string rangeLabel_;
     QCPAxisRect* bandRect_ = nullptr;
     QCPItemTracer* tracer_ = nullptr;
 };

@@ -2,12 +2,13 @@
 // → visible charts redrawn ≤ 16 ms", DESIGN §12), on real per-window bounds. Runs offscreen;
 // not a test.
 //
-//     chart_render [DB.sqlite] [--repeats N]
+//     chart_render [DB.sqlite] [--repeats N] [--shots DIR]
 //
 // DB (default data/default.sqlite) gives the program with the most regions; its regions are
 // repeated until the program has 64 (the size the target names). For each view, theme and
 // data size it sets the data and replots at once (QCustomPlot::rpImmediateRefresh, as the
-// window's paint does), N times, and prints the median and maximum in milliseconds.
+// window's paint does), N times, and prints the median and maximum in milliseconds. With
+// --shots it also saves what the timeseries looked like (zoomed in, and at full range) as PNGs.
 #include "CdfView.h"
 #include "ChartTheme.h"
 #include "PhasesView.h"
@@ -62,9 +63,12 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     std::string path = CONCORDE_SOURCE_DIR "/data/default.sqlite";
     int repeats = 15;
+    QString shots; // a folder for screenshots of the timed views
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--repeats") == 0 && i + 1 < argc)
             repeats = std::max(1, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--shots") == 0 && i + 1 < argc)
+            shots = QString::fromLocal8Bit(argv[++i]);
         else
             path = argv[i];
     }
@@ -123,18 +127,37 @@ int main(int argc, char** argv) {
                        redraw(timeseries);
                    }));
             std::vector<float> reference(sixtyFour->windows(), 0.8f);
+            // As the timeseries page does on a slider step: series and overlay in one call.
+            const auto newData = [&] {
+                timeseries.setSeriesAndReference(sixtyFour, reference, QStringLiteral("exact"));
+            };
             report("timeseries", "64 regions + simulated IPC", theme, time(repeats, [&] {
-                       timeseries.setSeries(sixtyFour);
-                       timeseries.setReference(reference, QStringLiteral("exact"));
+                       newData();
                        redraw(timeseries);
                    }));
             // The same, split: taking the data (rebuild) and drawing it (replot).
-            report("timeseries", "  of which: new data", theme, time(repeats, [&] {
-                       timeseries.setSeries(sixtyFour);
-                       timeseries.setReference(reference, QStringLiteral("exact"));
-                   }));
+            report("timeseries", "  of which: new data", theme, time(repeats, newData));
             report("timeseries", "  of which: redraw", theme,
                    time(repeats, [&] { redraw(timeseries); }));
+            // Zoomed in to as many windows as the plot has pixels (every window drawn), then
+            // panned by 50 windows per step, as a drag would.
+            QCPAxis* x = timeseries.minimumGraph()->keyAxis();
+            const double wide = x->axisRect()->width();
+            x->setRange(1000, 1000 + wide);
+            redraw(timeseries);
+            double left = 1000;
+            report("timeseries", "  zoomed to 1 window/px: pan", theme, time(repeats, [&] {
+                       left += 50;
+                       x->setRange(left, left + wide);
+                       redraw(timeseries);
+                   }));
+            if (!shots.isEmpty())
+                timeseries.grab().save(shots +
+                                       QStringLiteral("/timeseries-%1-zoomed.png").arg(theme));
+            x->setRange(-0.5, double(sixtyFour->windows()) - 0.5);
+            redraw(timeseries);
+            if (!shots.isEmpty())
+                timeseries.grab().save(shots + QStringLiteral("/timeseries-%1.png").arg(theme));
             report("phases", "64 regions", theme, time(repeats, [&] {
                        phases.setTimeline(timeline64);
                        redraw(phases);

@@ -92,6 +92,34 @@ AttributionReport sampleReport() {
     return report;
 }
 
+/// A program of 16,000 windows in four regions: resource r near 0.5 + 0.25 r IPC, ROB (0)
+/// binding, except for one deep dip of ALU issue (3) to 0.02 IPC at window kDip.
+constexpr int kManyWindows = 16000;
+constexpr int kDip = 12345;
+RegionBoundsSeries manyWindows(float scale = 1.0f, const std::string& program = "prog") {
+    std::vector<RegionBoundsSeries> parts;
+    for (int part = 0; part < 4; ++part) {
+        std::vector<std::vector<float>> bounds(BoundResources::count());
+        for (std::size_t r = 0; r < bounds.size(); ++r)
+            for (int w = 0; w < kManyWindows / 4; ++w)
+                bounds[r].push_back(scale * (0.5f + 0.25f * float(r) + 0.01f * float(w % 13)));
+        if (part == kDip / (kManyWindows / 4))
+            bounds[3][std::size_t(kDip % (kManyWindows / 4))] = 0.02f;
+        parts.push_back(RegionBoundsSeries::fromBounds(
+            std::move(bounds), program + " region " + std::to_string(part)));
+    }
+    return RegionBoundsSeries::concatenate(parts, program);
+}
+
+/// The lowest value `graph` plots (NaN ignored).
+double lowestPlotted(const QCPGraph* graph) {
+    double lowest = std::numeric_limits<double>::infinity();
+    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+        if (!std::isnan(it->value))
+            lowest = std::min(lowest, it->value);
+    return lowest;
+}
+
 ProgramTimeline sampleTimeline() {
     ProgramTimeline t;
     t.program = "prog";
@@ -293,6 +321,118 @@ private slots:
         auto ticker = top->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker);
         QCOMPARE(ticker->ticks().values(), QList<QString>({"r0", "r1"}));
+    }
+
+    void timeseriesSummarisesManyWindowsAndShowsEveryWindowZoomedIn() {
+        const RegionBoundsSeries s = manyWindows();
+        TimeseriesView view;
+        view.setSeries(s);
+        layOut(view);
+        QCPGraph* minimum = view.minimumGraph();
+        QCPAxis* x = minimum->keyAxis();
+        const int pixels = x->axisRect()->width();
+        QVERIFY(pixels > 500 && pixels < kManyWindows / 4);
+
+        // All 16,000 windows: a summary of at most a point per pixel, and the dip is still
+        // there as the lower end of the minimum's range.
+        QVERIFY(view.summarised());
+        QVERIFY(minimum->dataCount() <= pixels);
+        for (int r = 0; r < int(s.resourceCount()); ++r)
+            QVERIFY(view.resourceGraph(r)->dataCount() <= pixels);
+        QVERIFY(view.minimumRangeGraph());
+        QVERIFY(view.minimumRangeGraph()->dataCount() <= 3 * pixels);
+        QCOMPARE(lowestPlotted(view.minimumRangeGraph()), double(0.02f));
+        // The line through the summary is each bucket's IPC as a whole: above the dip.
+        QVERIFY(lowestPlotted(minimum) > 0.1);
+
+        // Zoomed in to 100 windows around the dip: every window, exactly, as a step line.
+        x->setRange(kDip - 50.5, kDip + 49.5);
+        QVERIFY(!view.summarised());
+        QCOMPARE(minimum->lineStyle(), QCPGraph::lsStepCenter);
+        QVERIFY(minimum->dataCount() >= 100 && minimum->dataCount() <= 100 + 4);
+        std::set<int> keys;
+        for (auto it = minimum->data()->constBegin(); it != minimum->data()->constEnd(); ++it) {
+            const auto w = std::size_t(it->key);
+            QCOMPARE(it->key, double(w));
+            QCOMPARE(it->value, double(s.minimum()[w]));
+            keys.insert(int(w));
+        }
+        for (int w = kDip - 50; w < kDip + 50; ++w)
+            QVERIFY(keys.count(w));
+        QCOMPARE(view.resourceGraph(3)->dataCount(), minimum->dataCount());
+        QCOMPARE(view.resourceGraph(3)->data()->at(kDip - int(minimum->data()->at(0)->key))->value,
+                 double(0.02f));
+        QCOMPARE(view.minimumRangeGraph()->dataCount(), 0);
+        QCOMPARE(view.bandColourAt(kDip),
+                 ChartTheme::light().palette.colour(3)); // ALU binds the dip
+        view.plot()->replot();                           // the layout keeps the zoomed data
+        QVERIFY(!view.summarised());
+        QCOMPARE(minimum->data()->at(kDip - int(minimum->data()->at(0)->key))->value,
+                 double(0.02f));
+
+        // Back out: the summary again.
+        x->setRange(-0.5, kManyWindows - 0.5);
+        QVERIFY(view.summarised());
+        QVERIFY(minimum->dataCount() <= pixels);
+        QCOMPARE(lowestPlotted(view.minimumRangeGraph()), double(0.02f));
+    }
+
+    void timeseriesDetailFollowsThePlotWidth() {
+        TimeseriesView view;
+        view.setSeries(manyWindows());
+        view.resize(800, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.plot()->replot();
+        const int narrow = view.minimumGraph()->dataCount();
+        view.resize(1800, 600);
+        view.plot()->replot();
+        const int wide = view.minimumGraph()->dataCount();
+        QVERIFY2(wide > narrow * 3 / 2,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(narrow).arg(wide)));
+        QVERIFY(wide <= view.minimumGraph()->keyAxis()->axisRect()->width());
+    }
+
+    void timeseriesKeepsTheZoomForNewDataOfTheSameProgram() {
+        TimeseriesView view;
+        view.setSeries(manyWindows());
+        layOut(view);
+        QCPAxis* x = view.minimumGraph()->keyAxis();
+        x->setRange(1000, 1200);
+        // A slider step: same windows, other bounds; the zoom stays, every window plotted.
+        const RegionBoundsSeries other = manyWindows(2.0f);
+        view.setSeries(other);
+        x = view.minimumGraph()->keyAxis();
+        QCOMPARE(x->range().lower, 1000.0);
+        QVERIFY(!view.summarised());
+        QCOMPARE(view.minimumGraph()->data()->at(5)->value,
+                 double(other.minimum()[std::size_t(view.minimumGraph()->data()->at(5)->key)]));
+        // Another program, even of as many windows: the whole of it.
+        view.setSeries(manyWindows(1.0f, "other"));
+        QCOMPARE(view.minimumGraph()->keyAxis()->range().lower, -0.5);
+        x = view.minimumGraph()->keyAxis();
+        x->setRange(1000, 1200);
+        view.setSeries(sampleSeries());
+        QCOMPARE(view.minimumGraph()->keyAxis()->range().upper, kWindows - 0.5);
+    }
+
+    void timeseriesProjectorDrawsThickLines() {
+        TimeseriesView view;
+        view.setTheme(ChartTheme::projector());
+        view.setSeries(manyWindows());
+        layOut(view);
+        const ChartTheme projector = ChartTheme::projector();
+        QVERIFY(view.summarised());
+        QCOMPARE(view.minimumGraph()->pen().widthF(), projector.highlightWidth);
+        QCOMPARE(view.resourceGraph(0)->pen().widthF(), projector.lineWidth);
+        QCOMPARE(view.minimumGraph()->pen().style(), Qt::SolidLine);
+        for (int r = 0; r < int(BoundResources::count()); ++r)
+            QCOMPARE(view.resourceGraph(r)->pen().style(), Qt::SolidLine); // dense: solid
+        // Zoomed in to windows of ten pixels, the palette's dashes come back.
+        QCPAxis* x = view.minimumGraph()->keyAxis();
+        x->setRange(100, 100 + x->axisRect()->width() / 10.0);
+        QCOMPARE(view.minimumGraph()->pen().widthF(), projector.highlightWidth);
+        QCOMPARE(view.resourceGraph(9)->pen().style(), projector.palette.lineStyle(9));
     }
 
     void shapleyStacksEveryProgramSortedByChange() {
