@@ -28,7 +28,10 @@ ExplorerBounds::ExplorerBounds(Session& session, QObject* parent)
     seriesWorker_ = std::make_unique<CoalescingWorker<SeriesOutcome>>(
         [this] {
             const Selection selection = currentSelection();
-            return [selection] { return SeriesOutcome{selection, computeSeries(selection)}; };
+            // The last series computed: its unchanged CDFs are reused.
+            return [selection, before = seriesSelection_, previous = series_] {
+                return SeriesOutcome{selection, computeSeries(selection, before, previous.get())};
+            };
         },
         [this](const SeriesOutcome& outcome) { onSeriesComputed(outcome); });
 }
@@ -115,7 +118,18 @@ ExplorerBounds::Selection ExplorerBounds::currentSelection() const {
 
 std::shared_ptr<const RegionBoundsSeries>
 ExplorerBounds::computeSeries(const Selection& selection) {
+    return computeSeries(selection, {}, nullptr);
+}
+
+std::shared_ptr<const RegionBoundsSeries>
+ExplorerBounds::computeSeries(const Selection& selection, const Selection& previousSelection,
+                              const RegionBoundsSeries* previous) {
     const DatabaseBounds* data = selection.bounds.get();
+    // Only the same program of the same bounds shares rows (and their memory is alive: the
+    // selection holds the bounds).
+    if (previousSelection.bounds != selection.bounds || previousSelection.region >= 0 ||
+        previousSelection.program != selection.program)
+        previous = nullptr;
     if (!data)
         return nullptr;
     try {
@@ -125,7 +139,7 @@ ExplorerBounds::computeSeries(const Selection& selection) {
         for (const std::string& known : data->programs())
             if (known == selection.program)
                 return std::make_shared<const RegionBoundsSeries>(
-                    data->program(selection.program, selection.config));
+                    data->program(selection.program, selection.config, previous));
     } catch (const std::exception&) {
     }
     return nullptr;
@@ -165,8 +179,9 @@ void ExplorerBounds::updateSeriesNow() {
     seriesWorker_->finishNow();
     if (isSeriesCurrent())
         return;
-    seriesSelection_ = currentSelection();
-    series_ = computeSeries(seriesSelection_);
+    const Selection selection = currentSelection();
+    series_ = computeSeries(selection, seriesSelection_, series_.get());
+    seriesSelection_ = selection;
     haveSeries_ = true;
     emit seriesReady();
 }

@@ -64,6 +64,11 @@ public:
     /// The bounds of `selection` computed on the calling thread; nullptr without bounds or for
     /// an unknown program, and for a configuration off the grid.
     static std::shared_ptr<const RegionBoundsSeries> computeSeries(const Selection& selection);
+    /// The same, from `previous`, the series computed for `previousSelection` (any, or nullptr):
+    /// a program's CDFs that did not change are reused.
+    static std::shared_ptr<const RegionBoundsSeries>
+    computeSeries(const Selection& selection, const Selection& previousSelection,
+                  const RegionBoundsSeries* previous);
 
     /// The latest series computed (nullptr before the first, and when there is none for the
     /// selection); it may lag the sliders while the next is computed.

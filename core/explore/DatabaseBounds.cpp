@@ -138,12 +138,12 @@ std::vector<RegionBoundsSeries> DatabaseBounds::allRegions(const CoreConfig& con
     return result;
 }
 
-RegionBoundsSeries DatabaseBounds::program(const std::string& program,
-                                           const CoreConfig& config) const {
+RegionBoundsSeries DatabaseBounds::program(const std::string& program, const CoreConfig& config,
+                                           const RegionBoundsSeries* previous) const {
     std::vector<RegionBoundsSeries::SortedPart> parts;
     for (const std::size_t index : regionsOf(program))
         parts.push_back(sortedPart(index, config));
-    return RegionBoundsSeries::join(parts, program);
+    return RegionBoundsSeries::join(parts, program, previous);
 }
 
 std::size_t DatabaseBounds::bytes() const {

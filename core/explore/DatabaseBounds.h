@@ -66,8 +66,11 @@ public:
     RegionBoundsSeries region(std::size_t region, const CoreConfig& config) const;
     /// Every region's bounds at `config`, computed in parallel (TBB), in regions() order.
     std::vector<RegionBoundsSeries> allRegions(const CoreConfig& config) const;
-    /// A program's regions end to end in region-index order, one segment per region.
-    RegionBoundsSeries program(const std::string& program, const CoreConfig& config) const;
+    /// A program's regions end to end in region-index order, one segment per region. With
+    /// `previous`, the same program computed by this DatabaseBounds at another configuration,
+    /// the CDFs of the resources whose rows did not change are reused (RegionBoundsSeries::join).
+    RegionBoundsSeries program(const std::string& program, const CoreConfig& config,
+                               const RegionBoundsSeries* previous = nullptr) const;
 
     /// Bytes of series data kept in memory.
     std::size_t bytes() const;

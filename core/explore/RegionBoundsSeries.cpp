@@ -71,10 +71,13 @@ RegionBoundsSeries RegionBoundsSeries::concatenate(std::span<const RegionBoundsS
             s.sorted.push_back(part.cdfs_[r].sortedValues());
         }
     }
-    return join(sorted, std::move(label));
+    RegionBoundsSeries result = join(sorted, std::move(label));
+    result.sortedRuns_.clear(); // the parts' own samples, which need not outlive the result
+    return result;
 }
 
-RegionBoundsSeries RegionBoundsSeries::join(std::span<const SortedPart> parts, std::string label) {
+RegionBoundsSeries RegionBoundsSeries::join(std::span<const SortedPart> parts, std::string label,
+                                            const RegionBoundsSeries* previous) {
     RegionBoundsSeries result;
     result.label_ = std::move(label);
     if (parts.empty()) {
@@ -109,7 +112,7 @@ RegionBoundsSeries RegionBoundsSeries::join(std::span<const SortedPart> parts, s
             result.bounds_[r].insert(result.bounds_[r].end(), part.bounds[r].begin(),
                                      part.bounds[r].end());
     }
-    result.finish(parts);
+    result.finish(parts, previous);
     return result;
 }
 
@@ -146,7 +149,8 @@ std::vector<float> mergeRuns(std::span<const RegionBoundsSeries::SortedPart> par
 
 } // namespace
 
-void RegionBoundsSeries::finish(std::span<const SortedPart> sortedParts) {
+void RegionBoundsSeries::finish(std::span<const SortedPart> sortedParts,
+                                const RegionBoundsSeries* previous) {
     const std::size_t resources = bounds_.size();
     const std::size_t n = resources == 0 ? 0 : bounds_[0].size();
     minimum_.assign(n, 0.0f);
@@ -167,12 +171,26 @@ void RegionBoundsSeries::finish(std::span<const SortedPart> sortedParts) {
     minimumCpi_ = meanReciprocal(minimum_);
     // The CDFs, each resource's and the minimum's, are independent: in parallel.
     cdfs_.assign(resources, Cdf{});
+    sortedRuns_.assign(sortedParts.empty() ? 0 : resources, {});
+    for (std::size_t r = 0; r < sortedRuns_.size(); ++r)
+        for (const auto& part : sortedParts)
+            sortedRuns_[r].push_back(part.sorted[r]);
+    const auto sameRuns = [](std::span<const std::span<const float>> a,
+                             std::span<const std::span<const float>> b) {
+        return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](auto x, auto y) {
+            return x.data() == y.data() && x.size() == y.size();
+        });
+    };
     const auto cdfOf = [&](std::size_t r) {
         if (r == resources)
             minimumCdf_ = Cdf::fromValues(minimum_);
+        else if (sortedParts.empty())
+            cdfs_[r] = Cdf::fromValues(bounds_[r]);
+        else if (previous && r < previous->sortedRuns_.size() &&
+                 sameRuns(sortedRuns_[r], previous->sortedRuns_[r]))
+            cdfs_[r] = previous->cdfs_[r];
         else
-            cdfs_[r] = sortedParts.empty() ? Cdf::fromValues(bounds_[r])
-                                           : Cdf::fromSorted(mergeRuns(sortedParts, r));
+            cdfs_[r] = Cdf::fromSorted(mergeRuns(sortedParts, r));
     };
     if (n * resources < 4096) // one region of a test: not worth waking other threads
         for (std::size_t r = 0; r <= resources; ++r)

@@ -57,7 +57,14 @@ public:
     /// program of 64 regions at a new configuration costs merges, not 800 sorts. Throws a
     /// bad-input ConcordeError when the parts disagree in resource count, a resource's rows
     /// disagree in length within a part, or a sorted row is not its bounds sorted (length).
-    static RegionBoundsSeries join(std::span<const SortedPart> parts, std::string label);
+    ///
+    /// With `previous`, a resource whose sorted runs are the very ones `previous` merged for it
+    /// (the same memory, in the same order) reuses that CDF instead of merging again: a slider
+    /// step changes the rows of one or two resources. `previous` must come from a join over
+    /// runs that are still alive (e.g. the same DatabaseBounds), or memory since reused could
+    /// pass for the same runs.
+    static RegionBoundsSeries join(std::span<const SortedPart> parts, std::string label,
+                                   const RegionBoundsSeries* previous = nullptr);
 
     const std::string& label() const { return label_; }
     std::size_t resourceCount() const { return bounds_.size(); }
@@ -97,7 +104,8 @@ private:
     /// Derives the minimum, binding, means and dominant resource from bounds_, and, unless
     /// `sortedParts` gives each resource's sorted runs (their windows end to end are bounds_),
     /// the CDFs by sorting.
-    void finish(std::span<const SortedPart> sortedParts = {});
+    void finish(std::span<const SortedPart> sortedParts = {},
+                const RegionBoundsSeries* previous = nullptr);
 
     std::string label_;
     std::vector<std::vector<float>> bounds_;
@@ -109,6 +117,9 @@ private:
     Cdf minimumCdf_;
     double minimumCpi_ = 0;
     std::size_t dominant_ = 0;
+    /// Per resource, the sorted runs its CDF merged (join only): what a later join compares to
+    /// reuse it.
+    std::vector<std::vector<std::span<const float>>> sortedRuns_;
     std::vector<std::size_t> segmentStarts_;
     std::vector<std::string> segmentLabels_;
 };

@@ -119,10 +119,33 @@ void programAtNewConfig(benchmark::State& state) {
     state.counters["regions"] = static_cast<double>(l.bounds->regionsOf(program).size());
 }
 
+// The same, as the explorer computes it on a slider step: from the program at the configuration
+// before, whose CDFs of the resources the ROB does not move are reused.
+void programAfterRobStep(benchmark::State& state) {
+    const Loaded& l = loaded();
+    if (!l.skip.empty()) {
+        state.SkipWithError(l.skip.c_str());
+        return;
+    }
+    const std::string program = l.bounds->programs().front();
+    const auto& robs = l.bounds->grid().values(ParamId::Rob);
+    std::size_t i = 0;
+    RegionBoundsSeries previous = l.bounds->program(program, l.config);
+    for (auto _ : state) {
+        CoreConfig config = l.config;
+        config.set(ParamId::Rob, robs[i++ % robs.size()]);
+        RegionBoundsSeries series = l.bounds->program(program, config, &previous);
+        benchmark::DoNotOptimize(series.windows());
+        previous = std::move(series);
+    }
+    state.counters["regions"] = static_cast<double>(l.bounds->regionsOf(program).size());
+}
+
 } // namespace
 
 BENCHMARK(openDatabaseWithEveryCdf)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3);
 BENCHMARK(allRegionsAtNewConfig)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(programAtNewConfig)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(programAfterRobStep)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -331,6 +331,26 @@ private slots:
             for (const std::size_t r : bounds.regionsOf("alpha"))
                 alpha.push_back(all[r]);
             QVERIFY(sameSeries(program, RegionBoundsSeries::concatenate(alpha, "alpha")));
+            // Computed from the program at another configuration, reusing the CDFs of the
+            // resources whose rows did not change: the same as computed afresh.
+            for (const CoreConfig& before : {firstOnGrid(grid), lastOnGrid(grid)}) {
+                const auto earlier = bounds.program("alpha", before);
+                QVERIFY(sameSeries(bounds.program("alpha", config, &earlier), program));
+            }
+            CoreConfig robOnly = config;
+            const auto& robs = grid[concorde::index(ParamId::Rob)];
+            robOnly.set(ParamId::Rob, robs[robs.front() == config.rob() ? 1 : 0]);
+            const auto earlier = bounds.program("alpha", robOnly);
+            const auto stepped = bounds.program("alpha", config, &earlier);
+            QVERIFY(sameSeries(stepped, program));
+            // A resource that does not depend on the ROB keeps the very same samples.
+            bool reused = false;
+            for (std::size_t r = 0; r < program.resourceCount(); ++r)
+                reused =
+                    reused || (stepped.cdf(r).sortedValues() == earlier.cdf(r).sortedValues() &&
+                               BoundResources::key(r, config).text() ==
+                                   BoundResources::key(r, robOnly).text());
+            QVERIFY(reused);
             QCOMPARE(program.segmentStarts().size(), std::size_t(3));
             QCOMPARE(program.windows(), all[0].windows() + all[1].windows() + all[2].windows());
             QCOMPARE(program.label(), std::string("alpha"));
