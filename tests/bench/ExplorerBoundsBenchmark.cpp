@@ -100,33 +100,16 @@ void allRegionsAtNewConfig(benchmark::State& state) {
 }
 
 // One program's regions end to end (what the CDF and timeseries views show) at a new
-// configuration.
+// configuration: afresh (argument 0), or as the explorer computes it on a slider step (1), from
+// the program at the configuration before, whose CDFs of the resources the ROB does not move
+// are reused.
 void programAtNewConfig(benchmark::State& state) {
     const Loaded& l = loaded();
     if (!l.skip.empty()) {
         state.SkipWithError(l.skip.c_str());
         return;
     }
-    const std::string program = l.bounds->programs().front();
-    const auto& robs = l.bounds->grid().values(ParamId::Rob);
-    std::size_t i = 0;
-    for (auto _ : state) {
-        CoreConfig config = l.config;
-        config.set(ParamId::Rob, robs[i++ % robs.size()]);
-        const auto series = l.bounds->program(program, config);
-        benchmark::DoNotOptimize(series.windows());
-    }
-    state.counters["regions"] = static_cast<double>(l.bounds->regionsOf(program).size());
-}
-
-// The same, as the explorer computes it on a slider step: from the program at the configuration
-// before, whose CDFs of the resources the ROB does not move are reused.
-void programAfterRobStep(benchmark::State& state) {
-    const Loaded& l = loaded();
-    if (!l.skip.empty()) {
-        state.SkipWithError(l.skip.c_str());
-        return;
-    }
+    const bool fromPrevious = state.range(0) != 0;
     const std::string program = l.bounds->programs().front();
     const auto& robs = l.bounds->grid().values(ParamId::Rob);
     std::size_t i = 0;
@@ -134,7 +117,8 @@ void programAfterRobStep(benchmark::State& state) {
     for (auto _ : state) {
         CoreConfig config = l.config;
         config.set(ParamId::Rob, robs[i++ % robs.size()]);
-        RegionBoundsSeries series = l.bounds->program(program, config, &previous);
+        RegionBoundsSeries series =
+            l.bounds->program(program, config, fromPrevious ? &previous : nullptr);
         benchmark::DoNotOptimize(series.windows());
         previous = std::move(series);
     }
@@ -145,7 +129,11 @@ void programAfterRobStep(benchmark::State& state) {
 
 BENCHMARK(openDatabaseWithEveryCdf)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3);
 BENCHMARK(allRegionsAtNewConfig)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(programAtNewConfig)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(programAfterRobStep)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(programAtNewConfig)
+    ->ArgName("from_previous")
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 BENCHMARK_MAIN();
