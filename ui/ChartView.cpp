@@ -124,10 +124,7 @@ void ChartView::fitLayout(const QSize& size) {
     columns = (items + rows - 1) / std::max(rows, 1);
     const int belowHeight =
         rows * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom() + 8;
-    // Beside while it takes at most 30 % of the width; else below while that takes at most
-    // 35 % of the height; else wherever it takes the smaller share of the chart.
-    const double besideShare = double(besideWidth) / width;
-    const double belowShare = double(belowHeight) / std::max(size.height(), 150);
+    // Beside while it takes at most 30 % of the width and its entries fit the plot's height.
     // Beside, the legend has the height of the main plot only: the title, the caption and any
     // rows under the plot (the timeseries band) and the axes take the rest.
     int besideRoom = size.height() - int(90 * theme_.fontScale);
@@ -142,10 +139,30 @@ void ChartView::fitLayout(const QSize& size) {
             besideRoom -= body_->element(row, 0)->minimumOuterSizeHint().height();
     const int besideHeight =
         items * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom();
-    const bool besideFits = besideHeight <= besideRoom;
-    const bool below =
-        !besideFits || (besideShare > 0.3 && (belowShare <= 0.35 || belowShare < besideShare));
+    if (besideHeight <= besideRoom && double(besideWidth) / width <= 0.3) {
+        placeLegend(false, 1);
+        return;
+    }
+    // Otherwise lay the chart out both ways and keep the larger plot: below, the legend's rows
+    // come off a height the caption and the timeseries band have already shortened; beside, a
+    // legend taller than the plot squeezes the rows under it. Below is preferred while it takes
+    // at most 35 % of the height and leaves the plot most of the area beside would.
+    const double besideArea = plotAreaWith(false, 1, size);
+    const double belowArea = plotAreaWith(true, columns, size);
+    const double belowShare = double(belowHeight) / std::max(size.height(), 150);
+    const bool below = belowArea >= besideArea * (belowShare <= 0.35 ? 0.8 : 1.0);
     placeLegend(below, below ? columns : 1);
+}
+
+double ChartView::plotAreaWith(bool below, int columns, const QSize& size) {
+    placeLegend(below, columns);
+    QCPLayoutGrid* layout = plot_->plotLayout();
+    layout->setOuterRect(QRect(QPoint(0, 0), size));
+    layout->update(QCPLayoutElement::upPreparation);
+    layout->update(QCPLayoutElement::upMargins);
+    layout->update(QCPLayoutElement::upLayout);
+    const QRect rect = plot_->axisRect()->rect();
+    return double(std::max(rect.width(), 0)) * std::max(rect.height(), 0);
 }
 
 void ChartView::placeLegend(bool below, int columns) {
@@ -191,6 +208,27 @@ QString ChartView::wrapped(const QString& text, const QFont& font, double width)
 }
 
 void ChartView::refitTicks() {
+    // A vertical axis' label longer than the plot is high goes on two or more lines (and back
+    // on one when there is room); the margins then need another layout pass.
+    bool relabelled = false;
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes(QCPAxis::atLeft | QCPAxis::atRight)) {
+            if (!axis->visible() || axis->label().isEmpty())
+                continue;
+            QString text = axis->label();
+            text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+            const double length = std::max(rect->height() - 8, 40);
+            if (QFontMetricsF(axis->labelFont()).horizontalAdvance(text) > length)
+                text = wrapped(text, axis->labelFont(), length);
+            if (text != axis->label()) {
+                axis->setLabel(text);
+                relabelled = true;
+            }
+        }
+    if (relabelled) {
+        plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+        plot_->plotLayout()->update(QCPLayoutElement::upLayout);
+    }
     for (QCPAxisRect* rect : plot_->axisRects())
         rect->update(QCPLayoutElement::upPreparation);
     afterLayout();

@@ -115,6 +115,9 @@ private:
     /// Regenerates every axis' ticks once the layout is final (ticks are made before layout).
     void refitTicks();
     void placeLegend(bool below, int columns);
+    /// The main plot's area (square pixels) with the legend placed so, laid out at `size` (the
+    /// replot lays the chart out again for real).
+    double plotAreaWith(bool below, int columns, const QSize& size);
     void showElement(QCPLayoutElement* element, bool shown);
     void hideElement(QCPLayoutElement* element);
     QString wrapped(const QString& text, const QFont& font, double width) const;

@@ -1,5 +1,8 @@
 #include "HeadlessExport.h"
 
+#include "ChartExporter.h"
+#include "ChartPage.h"
+#include "ChartView.h"
 #include "PlotFileWriter.h"
 #include "Session.h"
 #include "Theme.h"
@@ -100,10 +103,23 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     const std::unique_ptr<QWidget> widget(view->create(session));
     widget->resize(request.size);
     widget->ensurePolished();
-    const QString problem = *format == PlotFileWriter::Format::Csv
-                                ? PlotFileWriter::writeText(view->csv(widget.get()), request.output)
-                                : PlotFileWriter::writePlot(*view->plot(widget.get()),
-                                                            request.output, *format, request.size);
+    QString problem;
+    auto* page = qobject_cast<ChartPage*>(widget.get());
+    if (page)
+        page->ensureCurrent(); // background work the chart waits for (phase clustering)
+    if (*format == PlotFileWriter::Format::Csv) {
+        problem = PlotFileWriter::writeText(view->csv(widget.get()), request.output);
+    } else if (page) {
+        // As the window's exports: laid out for the file's size (legend, caption wrapping).
+        ChartExporter::Options options;
+        options.size = request.size;
+        if (!ChartExporter::exportView(*page->chartView(), request.output, options, &problem) &&
+            problem.isEmpty())
+            problem = QStringLiteral("cannot write %1").arg(request.output);
+    } else {
+        problem = PlotFileWriter::writePlot(*view->plot(widget.get()), request.output, *format,
+                                            request.size);
+    }
     if (!problem.isEmpty())
         return fail(err, problem, kWriteError);
     return 0;

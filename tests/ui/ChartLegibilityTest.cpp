@@ -81,6 +81,12 @@ void verifyLegible(ChartView& view, const QString& what) {
                             .arg(what)
                             .arg(plot->axisRect()->rect().width())
                             .arg(chart.width())));
+    // And a fair share of the height, whatever the legend below, the caption and the band take.
+    QVERIFY2(plot->axisRect()->rect().height() >= 0.25 * chart.height(),
+             qPrintable(QStringLiteral("%1: plot area only %2 of %3 pixels high")
+                            .arg(what)
+                            .arg(plot->axisRect()->rect().height())
+                            .arg(chart.height())));
     for (QCPAxisRect* rect : rects) {
         for (QCPAxis* axis : rect->axes()) {
             if (!axis->visible())
@@ -90,6 +96,12 @@ void verifyLegible(ChartView& view, const QString& what) {
             if (!axis->label().isEmpty())
                 QVERIFY2(widest(axis->label(), axis->labelFont()) <= chart.width(),
                          qPrintable(where + ": axis label wider than the chart"));
+            // (A strip such as the timeseries band has a one-word label that may reach past it.)
+            if (!axis->label().isEmpty() && axis->orientation() == Qt::Vertical &&
+                rect->height() >= 100)
+                QVERIFY2(widest(axis->label(), axis->labelFont()) <= rect->height(),
+                         qPrintable(where + ": axis label '" + axis->label() +
+                                    "' longer than the axis"));
             if (!axis->tickLabels())
                 continue;
             const QFontMetricsF metrics(axis->tickLabelFont());
