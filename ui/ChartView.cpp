@@ -218,8 +218,10 @@ void ChartView::refitTicks() {
             QString text = axis->label();
             text.replace(QLatin1Char('\n'), QLatin1Char(' '));
             const double length = std::max(rect->height() - 8, 40);
-            if (QFontMetricsF(axis->labelFont()).horizontalAdvance(text) > length)
-                text = wrapped(text, axis->labelFont(), length);
+            const double full = QFontMetricsF(axis->labelFont()).horizontalAdvance(text);
+            if (full > length) // lines of about equal length, not a long one and a last word
+                text = wrapped(text, axis->labelFont(),
+                               std::min(length, 1.15 * full / std::ceil(full / length)));
             if (text != axis->label()) {
                 axis->setLabel(text);
                 relabelled = true;
