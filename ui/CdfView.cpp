@@ -86,14 +86,8 @@ void CdfView::rebuild() {
     if (showMinimum_) {
         minimumGraph_ = plot()->addGraph(x, y);
         minimumGraph_->setName(tr("Minimum of bounds"));
-        // Opaque (the reference colour blended into the background by hand): the screen draws
-        // a curve segment by segment, and a translucent pen would darken where they overlap.
-        const QColor& under = theme().background;
-        const QColor& over = theme().reference;
-        const auto mix = [](int a, int b) { return (a * 110 + b * 145) / 255; };
-        const QColor halo(mix(over.red(), under.red()), mix(over.green(), under.green()),
-                          mix(over.blue(), under.blue()));
-        QPen haloPen = pen(halo, 2.4 * theme().highlightWidth / theme().lineWidth);
+        QPen haloPen = pen(theme().tint(theme().reference, 110.0 / 255),
+                           2.4 * theme().highlightWidth / theme().lineWidth);
         haloPen.setCapStyle(Qt::SquareCap); // closes the corners between segments
         minimumGraph_->setPen(haloPen);
         QVector<double> keys, values;

@@ -47,4 +47,13 @@ QFont ChartTheme::font(double relative) const {
     return f;
 }
 
+QColor ChartTheme::tint(const QColor& colour, double opacity) const {
+    const auto mix = [opacity](double over, double under) {
+        return float(opacity * over + (1 - opacity) * under);
+    };
+    return QColor::fromRgbF(mix(colour.redF(), background.redF()),
+                            mix(colour.greenF(), background.greenF()),
+                            mix(colour.blueF(), background.blueF()));
+}
+
 } // namespace concorde::ui

@@ -37,6 +37,10 @@ struct ChartTheme {
 
     /// The chart font at `relative` × the theme's size (titles use 1.3, tick labels 1.0).
     QFont font(double relative = 1.0) const;
+    /// `colour` at `opacity` over the background, as an opaque colour: on screen lines are
+    /// drawn segment by segment, and a translucent pen or fill darkens where pieces overlap
+    /// (and blends pixel by pixel, much slower).
+    QColor tint(const QColor& colour, double opacity) const;
 };
 
 } // namespace concorde::ui

@@ -19,14 +19,6 @@ double floored(double ipc) {
     return std::max(ipc, 1e-3);
 }
 
-/// `colour` at `opacity` over `background`, as an opaque colour: lines drawn segment by segment
-/// would darken where translucent segments overlap.
-QColor blended(const QColor& colour, const QColor& background, double opacity) {
-    return QColor::fromRgbF(float(opacity * colour.redF() + (1 - opacity) * background.redF()),
-                            float(opacity * colour.greenF() + (1 - opacity) * background.greenF()),
-                            float(opacity * colour.blueF() + (1 - opacity) * background.blueF()));
-}
-
 /// A QCPGraph drawn cheaply on screen. Its line goes to Qt as one batch of separate segments,
 /// which the raster engine rasterises directly at any width, whereas a wide or dashed polyline
 /// is outlined and filled (slow) and phFastPolylines pays a call per segment. The area under
@@ -304,9 +296,8 @@ void TimeseriesView::updatePlotted() {
             graph->setLineStyle(style);
         minimumGraph_->setLineStyle(style);
         // Opaque: translucent fills are blended pixel by pixel, 15 times slower.
-        minimumGraph_->setBrush(summary
-                                    ? QBrush(Qt::NoBrush)
-                                    : QBrush(blended(theme().foreground, theme().background, 0.1)));
+        minimumGraph_->setBrush(summary ? QBrush(Qt::NoBrush)
+                                        : QBrush(theme().tint(theme().foreground, 0.1)));
         if (referenceGraph_)
             referenceGraph_->setLineStyle(style);
     }
@@ -338,7 +329,7 @@ void TimeseriesView::updatePlotted() {
     minimumGraph_->setPen(
         stepPen(theme().foreground, theme().highlightWidth, theme().lineWidth + 1, Qt::SolidLine));
     // A bar per bucket, as wide as it is.
-    range_->setPen(QPen(blended(theme().foreground, theme().background, 0.22),
+    range_->setPen(QPen(theme().tint(theme().foreground, 0.22),
                         std::max(1.0, double(bucket) * windowPixels), Qt::SolidLine, Qt::FlatCap));
     if (!summary)
         range_->data()->clear();
