@@ -146,14 +146,15 @@ ExplorerBounds::computeSeries(const Selection& selection, const Selection& previ
 }
 
 bool ExplorerBounds::isSeriesCurrent() const {
-    return !bounds_ || (haveSeries_ && seriesSelection_ == currentSelection());
+    // Before a series is computed seriesSelection_ has no bounds, so it never equals a current
+    // selection of loaded bounds.
+    return !bounds_ || seriesSelection_ == currentSelection();
 }
 
 void ExplorerBounds::clearSeries() {
     // A computation still running was for the old bounds: its result is dropped on arrival.
     series_.reset();
     seriesSelection_ = {};
-    haveSeries_ = false;
 }
 
 void ExplorerBounds::requestSeries() {
@@ -168,7 +169,6 @@ void ExplorerBounds::onSeriesComputed(const SeriesOutcome& outcome) {
         return; // older than the series computed meanwhile on the UI thread
     series_ = outcome.series;
     seriesSelection_ = outcome.selection;
-    haveSeries_ = true;
     emit seriesReady();
 }
 
@@ -182,7 +182,6 @@ void ExplorerBounds::updateSeriesNow() {
     const Selection selection = currentSelection();
     series_ = computeSeries(selection, seriesSelection_, series_.get());
     seriesSelection_ = selection;
-    haveSeries_ = true;
     emit seriesReady();
 }
 

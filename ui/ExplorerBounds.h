@@ -116,7 +116,6 @@ private:
     std::unique_ptr<CoalescingWorker<SeriesOutcome>> seriesWorker_;
     std::shared_ptr<const RegionBoundsSeries> series_;
     Selection seriesSelection_;
-    bool haveSeries_ = false; ///< series_ was computed for seriesSelection_
 };
 
 } // namespace concorde::ui
