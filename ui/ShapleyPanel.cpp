@@ -294,16 +294,20 @@ void ShapleyPanel::onJobEnded() {
     }
 }
 
+void ShapleyPanel::selectProgram(const QString& program) {
+    if (programBox_->findText(program) < 0)
+        programBox_->addItem(program);
+    programBox_->setCurrentText(program);
+    view_->setProgram(program);
+}
+
 void ShapleyPanel::showProgram(const QString& program) {
     dropRegionMode();
     if (program.isEmpty()) {
         modeBox_->setCurrentIndex(kAllPrograms);
         return;
     }
-    if (programBox_->findText(program) < 0)
-        programBox_->addItem(program);
-    programBox_->setCurrentText(program);
-    view_->setProgram(program);
+    selectProgram(program);
     modeBox_->setCurrentIndex(kRegionsOfProgram);
 }
 
@@ -312,10 +316,7 @@ void ShapleyPanel::showRegion(const QString& program, const QString& region) {
         showProgram(QString());
         return;
     }
-    if (programBox_->findText(program) < 0)
-        programBox_->addItem(program);
-    programBox_->setCurrentText(program);
-    view_->setProgram(program);
+    selectProgram(program);
     view_->setRegion(region);
     const QString entry = tr("Region %1 of %2").arg(region, program);
     if (modeBox_->count() <= kOneRegion)

@@ -92,6 +92,8 @@ private:
     void showModeControls();
     /// Removes the single-region mode (no region chosen any more).
     void dropRegionMode();
+    /// Puts `program` in the program picker (adding it if missing) and shows it in the view.
+    void selectProgram(const QString& program);
 
     std::shared_ptr<const DatabasePredictor> predictor_;
     std::vector<Preset> presets_;
