@@ -1,7 +1,7 @@
 #include "ExplorerBounds.h"
 
 #include "Session.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
 #include <QtConcurrent>
@@ -12,8 +12,10 @@ namespace concorde::ui {
 namespace {
 
 std::shared_ptr<const DatabaseBounds> loadBounds(const ExplorerPtr& explorer) {
-    return explorer->withDatabase([](FeatureDatabase& database) {
-        return std::make_shared<const DatabaseBounds>(DatabaseBounds::load(database));
+    // The explorer's region catalog, so the bounds' region indices are the predictor's.
+    return explorer->withDatabase([&](FeatureDatabase& database) {
+        return std::make_shared<const DatabaseBounds>(
+            DatabaseBounds::load(database, explorer->regionCatalog()));
     });
 }
 

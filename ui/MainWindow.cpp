@@ -23,7 +23,7 @@
 #include "ThemeMenu.h"
 #include "TimeseriesPage.h"
 #include "params/PresetLibrary.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 
 #include <QApplication>
 #include <QDir>

@@ -4,8 +4,8 @@
 #include "PhasesView.h"
 #include "Session.h"
 #include "explore/ProgramTimeline.h"
-#include "store/DatabasePhases.h"
-#include "store/ExplorerModel.h"
+#include "pipeline/DatabasePhases.h"
+#include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
 #include <QFutureWatcher>

@@ -1,7 +1,7 @@
 #include "ProgramSelector.h"
 
 #include "Session.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 
 namespace concorde::ui {
 

@@ -3,7 +3,7 @@
 #include "Theme.h"
 #include "params/Preset.h"
 #include "params/PresetLibrary.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 
 #include <QFileInfo>
 #include <QPromise>
@@ -97,13 +97,15 @@ void Session::openDatabase(const QString& path) {
         OpenOutcome outcome;
         try {
             std::atomic<bool> rangeSet{false};
-            outcome.explorer = ExplorerModel::open(
-                absolute.toStdString(), {}, [&](std::size_t done, std::size_t total) {
-                    if (!rangeSet.exchange(true))
-                        promise.setProgressRange(0, static_cast<int>(total));
-                    promise.setProgressValue(static_cast<int>(done));
-                    return !promise.isCanceled();
-                });
+            JobControl job;
+            job = JobControl([&](const JobProgress& progress) {
+                if (!rangeSet.exchange(true))
+                    promise.setProgressRange(0, static_cast<int>(progress.total));
+                promise.setProgressValue(static_cast<int>(progress.done));
+                if (promise.isCanceled())
+                    job.cancel();
+            });
+            outcome.explorer = ExplorerModel::open(absolute.toStdString(), {}, job);
         } catch (const std::exception& error) {
             outcome.error = messageOf(error);
         }

@@ -3,7 +3,7 @@
 #include "CoalescingWorker.h"
 #include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
-#include "store/ExplorerPrediction.h"
+#include "explore/ExplorerPrediction.h"
 
 #include <QFuture>
 #include <QObject>

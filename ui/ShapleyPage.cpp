@@ -5,7 +5,7 @@
 #include "ShapleyPanel.h"
 #include "ShapleyView.h"
 #include "explore/ShapleyJob.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 
 #include <exception>
 

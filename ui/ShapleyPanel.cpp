@@ -1,7 +1,7 @@
 #include "ShapleyPanel.h"
 
 #include "ShapleyView.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -5,7 +5,7 @@
 #include "TimeseriesView.h"
 #include "explore/ReferenceIpc.h"
 #include "explore/ReferenceIpcCache.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
 #include <cmath>

@@ -1,10 +1,9 @@
 #include "BuildDbCommand.h"
 
 #include "ArgParser.h"
-#include "InterruptFlag.h"
-#include "ProgressReporter.h"
+#include "JobRunner.h"
 #include "common/ConcordeError.h"
-#include "store/DatabaseBuilder.h"
+#include "pipeline/DatabaseBuilder.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
 
@@ -78,40 +77,9 @@ int BuildDbCommand::run(const std::vector<std::string>& args, std::ostream& out,
     options.createdBy = "concorde build-db";
 
     FeatureDatabase db = FeatureDatabase::openForWriting(*output);
-    InterruptFlag interrupt;
-    ProgressReporter reporter(err, "build-db", ProgressReporter::stderrIsTerminal());
-    bool announced = false;
-    const auto progress = [&](const DatabaseBuilder::Progress& p) {
-        const std::size_t toBuild = p.regionsInShard - p.alreadyComplete;
-        if (!announced) {
-            announced = true;
-            reporter.line(std::to_string(p.regionsInShard) + " regions" +
-                          (options.shard.all() ? "" : " in shard " + options.shard.toString()) +
-                          ", " + std::to_string(p.alreadyComplete) + " already complete, " +
-                          std::to_string(toBuild) + " to build");
-        }
-        if (p.regionCommitted)
-            reporter.line("[" + std::to_string(p.alreadyComplete + p.regionsBuilt) + "/" +
-                          std::to_string(p.regionsInShard) + "] " + p.region +
-                          " committed: series " + kilobytes(p.regionSeriesBytes) + ", records " +
-                          kilobytes(p.regionRecordBytes) + ", " + seconds(p.regionSeconds));
-        if (p.stepsTotal)
-            reporter.update(static_cast<double>(p.stepsDone) / static_cast<double>(p.stepsTotal),
-                            std::to_string(p.regionsBuilt) + "/" + std::to_string(toBuild) +
-                                " regions");
-    };
-    DatabaseBuilder::Summary summary;
-    try {
-        summary = DatabaseBuilder::build(db, options, progress, &interrupt.flag());
-    } catch (const ConcordeError& e) {
-        reporter.finish();
-        if (interrupt.raised()) {
-            err << "concorde build-db: " << e.what() << "\n";
-            return 130;
-        }
-        throw;
-    }
-    reporter.finish();
+    JobRunner runner(err, "build-db");
+    const DatabaseBuilder::Summary summary = runner.run(
+        [&](const JobControl& job) { return DatabaseBuilder::build(db, options, job); });
     db.close();
     out << "database:   " << *output << "\n"
         << "regions:    " << summary.regionsBuilt << " built, " << summary.alreadyComplete

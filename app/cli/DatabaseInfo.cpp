@@ -4,8 +4,6 @@
 #include "params/ParameterSpace.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
-#include "store/SqliteConnection.h"
-#include "store/SqliteStatement.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -24,22 +22,10 @@ std::string kilobytes(std::uint64_t bytes) {
     return text.str();
 }
 
-/// Region id → (bytes, rows) of one blob column grouped by region.
-std::map<std::int64_t, std::pair<std::uint64_t, std::uint64_t>>
-bytesByRegion(SqliteConnection& c, const std::string& sql) {
-    std::map<std::int64_t, std::pair<std::uint64_t, std::uint64_t>> result;
-    auto q = c.prepare(sql, "measuring regions");
-    while (q.step())
-        result[q.int64(0)] = {static_cast<std::uint64_t>(q.int64(1)),
-                              static_cast<std::uint64_t>(q.int64(2))};
-    return result;
-}
-
 } // namespace
 
 void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) {
     FeatureDatabase db = FeatureDatabase::openReadOnly(path);
-    SqliteConnection& c = db.connection();
     nlohmann::json doc;
     doc["file"] = path;
     doc["format"] = "concorde feature database";
@@ -58,12 +44,7 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
         doc["series_per_region"] = catalog.seriesCount();
     }
 
-    const auto series = bytesByRegion(
-        c, "SELECT region_id, sum(length(data)), count(*) FROM series GROUP BY region_id");
-    const auto records = bytesByRegion(
-        c, "SELECT region_id, sum(length(data)), count(*) FROM region_records GROUP BY region_id");
-    const auto labelCounts =
-        bytesByRegion(c, "SELECT region_id, 0, count(*) FROM labels GROUP BY region_id");
+    const std::map<std::int64_t, FeatureDatabase::RegionStorage> regionStorage = db.regionStorage();
     std::map<std::int64_t, std::string> programNames;
     std::map<std::int64_t, nlohmann::json> programStats;
     for (const ProgramRow& p : db.programs()) {
@@ -82,11 +63,10 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
     std::uint64_t seriesBytes = 0;
     std::uint64_t recordBytes = 0;
     for (const RegionRow& r : db.regions()) {
-        const auto s =
-            series.count(r.id) ? series.at(r.id) : std::pair<std::uint64_t, std::uint64_t>{};
-        const auto rec =
-            records.count(r.id) ? records.at(r.id) : std::pair<std::uint64_t, std::uint64_t>{};
-        const std::uint64_t labels = labelCounts.count(r.id) ? labelCounts.at(r.id).second : 0;
+        const auto found = regionStorage.find(r.id);
+        const FeatureDatabase::RegionStorage stored =
+            found == regionStorage.end() ? FeatureDatabase::RegionStorage{} : found->second;
+        const std::uint64_t labels = stored.labels;
         nlohmann::json entry = {{"id", r.id},
                                 {"program", programNames[r.programId]},
                                 {"region_index", r.regionIndex},
@@ -95,9 +75,9 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
                                 {"length", r.length},
                                 {"phase", r.phase ? nlohmann::json(*r.phase) : nlohmann::json()},
                                 {"complete", r.complete},
-                                {"series_groups", s.second},
-                                {"series_bytes", s.first},
-                                {"record_bytes", rec.first},
+                                {"series_groups", stored.seriesGroups},
+                                {"series_bytes", stored.seriesBytes},
+                                {"record_bytes", stored.recordBytes},
                                 {"labels", labels}};
         doc["regions"].push_back(entry);
         auto& stats = programStats[r.programId];
@@ -106,8 +86,8 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
         stats["labels"] = stats["labels"].get<std::uint64_t>() + labels;
         completeRegions += r.complete;
         if (r.complete) {
-            seriesBytes += s.first;
-            recordBytes += rec.first;
+            seriesBytes += stored.seriesBytes;
+            recordBytes += stored.recordBytes;
         }
     }
     doc["programs"] = nlohmann::json::array();
@@ -115,13 +95,9 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
         doc["programs"].push_back(stats);
     nlohmann::json bySource = nlohmann::json::object();
     std::uint64_t labelTotal = 0;
-    {
-        auto q = c.prepare("SELECT source, count(*) FROM labels GROUP BY source ORDER BY source",
-                           "counting labels");
-        while (q.step()) {
-            bySource[q.text(0)] = q.int64(1);
-            labelTotal += static_cast<std::uint64_t>(q.int64(1));
-        }
+    for (const auto& [source, count] : db.labelCountsBySource()) {
+        bySource[source] = count;
+        labelTotal += count;
     }
     doc["labels"] = {{"total", labelTotal}, {"by_source", bySource}};
     doc["models"] = nlohmann::json::array();

@@ -1,10 +1,9 @@
 #include "DatasetCommand.h"
 
 #include "ArgParser.h"
-#include "InterruptFlag.h"
-#include "ProgressReporter.h"
+#include "JobRunner.h"
 #include "common/ConcordeError.h"
-#include "store/DatasetBuilder.h"
+#include "pipeline/DatasetBuilder.h"
 #include "store/GridDescription.h"
 
 #include <iomanip>
@@ -80,35 +79,14 @@ int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
     if (fromTraces && rest.empty())
         throw usageError("--traces needs at least one .ctrace file");
 
-    InterruptFlag interrupt;
-    ProgressReporter reporter(err, "dataset", ProgressReporter::stderrIsTerminal());
-    const auto onProgress = [&](const DatasetBuilder::Progress& p) {
-        reporter.line("[" + std::to_string(p.samplesDone) + "/" + std::to_string(p.samplesToDo) +
-                      "] " + p.region + " done");
-        reporter.update(double(p.samplesDone) / double(std::max<std::size_t>(1, p.samplesToDo)),
-                        std::to_string(p.samplesDone) + "/" + std::to_string(p.samplesToDo) +
-                            " samples");
-    };
-    DatasetBuilder::Summary summary;
-    try {
-        if (dbPath) {
-            summary = DatasetBuilder::fromDatabase(*dbPath, *output, options, onProgress,
-                                                   &interrupt.flag());
-        } else {
-            std::vector<std::filesystem::path> traces(rest.begin(), rest.end());
-            summary = DatasetBuilder::fromTraces(traces,
-                                                 GridDescription::resolve(grid.value_or("default")),
-                                                 *output, options, onProgress, &interrupt.flag());
-        }
-    } catch (const ConcordeError& e) {
-        reporter.finish();
-        if (interrupt.raised()) {
-            err << "concorde dataset: " << e.what() << "\n";
-            return 130;
-        }
-        throw;
-    }
-    reporter.finish();
+    JobRunner runner(err, "dataset");
+    const DatasetBuilder::Summary summary = runner.run([&](const JobControl& job) {
+        if (dbPath)
+            return DatasetBuilder::fromDatabase(*dbPath, *output, options, job);
+        std::vector<std::filesystem::path> traces(rest.begin(), rest.end());
+        return DatasetBuilder::fromTraces(traces, GridDescription::resolve(grid.value_or("default")),
+                                          *output, options, job);
+    });
     out << "dataset:    " << *output << "\n"
         << "samples:    " << summary.written << " drawn, " << summary.existing
         << " already present, " << summary.total << " in the file\n"

@@ -5,8 +5,8 @@
 #include "common/ConcordeError.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
-#include "store/LabelEvaluator.h"
-#include "store/ModelTraining.h"
+#include "pipeline/LabelEvaluator.h"
+#include "pipeline/ModelTraining.h"
 
 #include <nlohmann/json.hpp>
 #include <ostream>

@@ -1,12 +1,11 @@
 #include "LabelCommand.h"
 
 #include "ArgParser.h"
-#include "InterruptFlag.h"
-#include "ProgressReporter.h"
+#include "JobRunner.h"
 #include "common/ConcordeError.h"
 #include "params/PresetLibrary.h"
 #include "store/FeatureDatabase.h"
-#include "store/RegionLabeler.h"
+#include "pipeline/RegionLabeler.h"
 
 #include <iomanip>
 #include <ostream>
@@ -55,30 +54,9 @@ int LabelCommand::run(const std::vector<std::string>& args, std::ostream& out, s
         FeatureDatabase::openReadOnly(*dbPath); // the precise missing/empty/not-SQLite error
 
     FeatureDatabase db = FeatureDatabase::openForWriting(*dbPath);
-    InterruptFlag interrupt;
-    ProgressReporter reporter(err, "label", ProgressReporter::stderrIsTerminal());
-    RegionLabeler::Summary summary;
-    try {
-        summary = RegionLabeler::label(
-            db, options,
-            [&](const RegionLabeler::Progress& p) {
-                reporter.line("[" + std::to_string(p.regionsDone) + "/" +
-                              std::to_string(p.regions) + "] " + p.region + ": " +
-                              std::to_string(p.labelsWritten) + " labels written so far");
-                reporter.update(double(p.regionsDone) / double(std::max<std::size_t>(1, p.regions)),
-                                std::to_string(p.regionsDone) + "/" + std::to_string(p.regions) +
-                                    " regions");
-            },
-            &interrupt.flag());
-    } catch (const ConcordeError& e) {
-        reporter.finish();
-        if (interrupt.raised()) {
-            err << "concorde label: " << e.what() << "\n";
-            return 130;
-        }
-        throw;
-    }
-    reporter.finish();
+    JobRunner runner(err, "label");
+    const RegionLabeler::Summary summary =
+        runner.run([&](const JobControl& job) { return RegionLabeler::label(db, options, job); });
     db.close();
     out << "database:   " << *dbPath << "\n"
         << "regions:    " << summary.regions

@@ -1,5 +1,7 @@
 #include "MergeDbCommand.h"
 
+#include "JobRunner.h"
+
 #include "ArgParser.h"
 #include "common/ConcordeError.h"
 #include "store/DatabaseMerger.h"
@@ -31,8 +33,9 @@ int MergeDbCommand::run(const std::vector<std::string>& args, std::ostream& out,
     if (shards.empty())
         throw usageError("merge-db needs at least one shard database");
     const std::vector<std::filesystem::path> paths(shards.begin(), shards.end());
-    const auto summary = DatabaseMerger::merge(
-        *output, paths, [&](const std::string& line) { err << "merge-db: " << line << "\n"; });
+    JobRunner runner(err, "merge-db");
+    const auto summary = runner.run(
+        [&](const JobControl& job) { return DatabaseMerger::merge(*output, paths, job); });
     out << "database:   " << *output << "\n"
         << "shards:     " << summary.shards << "\n"
         << "copied:     " << summary.regionsCopied << " regions, " << summary.labelsCopied

@@ -2,7 +2,7 @@
 
 #include "ArgParser.h"
 #include "common/ConcordeError.h"
-#include "store/DatabasePhases.h"
+#include "pipeline/DatabasePhases.h"
 #include "store/FeatureDatabase.h"
 
 #include <nlohmann/json.hpp>

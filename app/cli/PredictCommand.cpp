@@ -4,7 +4,7 @@
 #include "ConfigOptions.h"
 #include "ModelOption.h"
 #include "common/ConcordeError.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <cstdio>

@@ -1,9 +1,8 @@
 #include "ShapleyCommand.h"
 
 #include "ArgParser.h"
-#include "InterruptFlag.h"
+#include "JobRunner.h"
 #include "ModelOption.h"
-#include "ProgressReporter.h"
 #include "attribution/AttributionCsvWriter.h"
 #include "attribution/OrderedAblation.h"
 #include "attribution/PlayerSet.h"
@@ -13,9 +12,10 @@
 #include "params/ParameterSpace.h"
 #include "params/Preset.h"
 #include "params/PresetLibrary.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
-#include "store/RegionValueFunction.h"
+#include "explore/RegionValueFunction.h"
+#include "explore/ShapleyJob.h"
 
 #include <algorithm>
 #include <cmath>
@@ -347,46 +347,33 @@ int ShapleyCommand::run(const std::vector<std::string>& args, std::ostream& out,
     CpiModel model = modelOption.load(*dbPath);
     const std::string modelName = model.name;
 
-    InterruptFlag interrupt;
-    ProgressReporter reporter(err, "shapley", ProgressReporter::stderrIsTerminal());
-    AttributionReport report;
+    JobRunner runner(err, "shapley");
     std::vector<OrderedAblation::Result> ablations;
-    try {
-        const auto predictor = std::make_shared<const DatabasePredictor>(
+    const AttributionReport report = runner.run([&](const JobControl& job) {
+        ShapleyJob::Request request;
+        request.predictor = std::make_shared<const DatabasePredictor>(
             db, std::move(model),
-            program ? std::vector<std::string>{*program} : std::vector<std::string>{},
-            [&](std::size_t, std::size_t) { return !interrupt.raised(); });
-        std::vector<ProgramValue> programs;
+            program ? std::vector<std::string>{*program} : std::vector<std::string>{}, job);
+        request.baseline = baseline.config;
+        request.target = target.config;
+        request.players = players;
+        request.options = options;
         std::size_t regions = 0;
-        for (const std::string& name : predictor->programs()) {
-            programs.push_back(RegionValueFunction::programValue(predictor, name));
-            regions += programs.back().regions.size();
-        }
-        reporter.line(std::string(methodName(attributor.method())) + " over " +
-                      std::to_string(attributor.activePlayers().size()) + " players that differ, " +
-                      std::to_string(attributor.evaluationsPerRegion()) +
-                      " evaluations per region, " + std::to_string(regions) + " regions");
-        AttributionControl control;
-        control.cancel = &interrupt.flag();
-        control.progress = [&](double fraction) {
-            reporter.update(fraction, format("%.0f %%", 100.0 * fraction));
-            return true;
-        };
-        report = attributor.attribute(programs, control);
+        for (const std::string& name : request.predictor->programs())
+            regions += request.predictor->regionsOf(name).size();
+        runner.line(std::string(methodName(attributor.method())) + " over " +
+                    std::to_string(attributor.activePlayers().size()) + " players that differ, " +
+                    std::to_string(attributor.evaluationsPerRegion()) +
+                    " evaluations per region, " + std::to_string(regions) + " regions");
+        // The same job as the explorer's Shapley view, so both give the same numbers.
+        AttributionReport result = ShapleyJob::run(request, job);
         if (ablation)
-            for (const ProgramValue& p : programs)
-                ablations.push_back(OrderedAblation::run(ProgramValueFunction(p), players,
-                                                         baseline.config, target.config,
-                                                         std::span<const std::size_t>(order)));
-    } catch (const ConcordeError& e) {
-        reporter.finish();
-        if (interrupt.raised()) {
-            err << "concorde shapley: cancelled (" << e.what() << "); nothing written\n";
-            return 130;
-        }
-        throw;
-    }
-    reporter.finish();
+            for (const std::string& name : request.predictor->programs())
+                ablations.push_back(OrderedAblation::run(
+                    ProgramValueFunction(RegionValueFunction::programValue(request.predictor, name)),
+                    players, baseline.config, target.config, std::span<const std::size_t>(order)));
+        return result;
+    });
 
     if (csv) {
         AttributionCsvWriter::write(out, report);

@@ -1,11 +1,11 @@
 #include "TrainCommand.h"
 
 #include "ArgParser.h"
-#include "InterruptFlag.h"
+#include "JobRunner.h"
 #include "common/ConcordeError.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
-#include "store/ModelTraining.h"
+#include "pipeline/ModelTraining.h"
 
 #include <chrono>
 #include <cstdio>
@@ -87,21 +87,10 @@ int TrainCommand::run(const std::vector<std::string>& args, std::ostream& out, s
     for (auto& dataset : datasets)
         pointers.push_back(&dataset);
     FeatureDatabase::openReadOnly(*dbPath); // check the target before spending minutes training
-    InterruptFlag interrupt;
     const auto started = std::chrono::steady_clock::now();
-    ModelTraining::Result result =
-        ModelTraining::train(pointers, options, [&](int epoch, double train, double validation) {
-            char line[160];
-            std::snprintf(line, sizeof line,
-                          "train: epoch %3d  train error %6.3f %%  validation error %6.3f %%\n",
-                          epoch, 100 * train, 100 * validation);
-            err << line << std::flush;
-            return !interrupt.raised();
-        });
-    if (interrupt.raised()) {
-        err << "concorde train: interrupted; no model was stored\n";
-        return 130;
-    }
+    JobRunner runner(err, "train");
+    ModelTraining::Result result = runner.run(
+        [&](const JobControl& job) { return ModelTraining::train(pointers, options, job); });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     result.model.name = name;

@@ -75,42 +75,30 @@ struct Moments {
     }
 };
 
-/// Serialises progress callbacks and folds the two ways of cancelling into one flag.
+/// Counts evaluations over the whole run and reports them to the job.
 class Progress {
 public:
-    Progress(const AttributionControl& control, std::uint64_t total)
-        : control_(control), total_(total) {}
+    Progress(const JobControl& job, std::uint64_t total) : job_(job), total_(total) {}
 
-    bool stopped() const {
-        return stopped_.load(std::memory_order_relaxed) ||
-               (control_.cancel && control_.cancel->load(std::memory_order_relaxed));
-    }
+    bool stopped() const { return job_.cancelled(); }
 
     void advance(std::uint64_t evaluations) {
-        if (!control_.progress)
+        if (!job_.reporting())
             return;
+        // Counting and reporting under one lock keeps the reported counts non-decreasing.
         std::lock_guard lock(mutex_);
         done_ += evaluations;
-        if (stopped_)
-            return;
-        const double fraction =
-            total_ == 0 ? 1.0
-                        : std::min(1.0, static_cast<double>(done_) / static_cast<double>(total_));
-        if (!control_.progress(fraction))
-            stopped_ = true;
+        job_.report(static_cast<std::size_t>(std::min(done_, total_)),
+                    static_cast<std::size_t>(total_), "evaluations");
     }
 
-    void throwIfStopped() const {
-        if (stopped())
-            throw runtimeFailure("Shapley attribution cancelled");
-    }
+    void throwIfStopped() const { job_.throwIfCancelled("Shapley attribution"); }
 
 private:
-    const AttributionControl& control_;
+    const JobControl& job_;
     std::uint64_t total_;
     std::uint64_t done_ = 0;
     std::mutex mutex_;
-    std::atomic<bool> stopped_{false};
 };
 
 /// A region to attribute, in the flat list of all regions of all programs.
@@ -427,7 +415,7 @@ CoreConfig ShapleyAttributor::coalition(const std::vector<bool>& members) const 
 }
 
 AttributionReport ShapleyAttributor::attribute(std::span<const ProgramValue> programs,
-                                               const AttributionControl& control) const {
+                                               const JobControl& job) const {
     std::set<std::string> names;
     for (const ProgramValue& program : programs) {
         program.validate();
@@ -453,7 +441,7 @@ AttributionReport ShapleyAttributor::attribute(std::span<const ProgramValue> pro
         switches.push_back(std::move(change));
     }
 
-    Progress progress(control, evaluationsPerRegion() * regions.size());
+    Progress progress(job, evaluationsPerRegion() * regions.size());
     progress.throwIfStopped();
     std::vector<Outcome> regionOutcomes;
     std::vector<Outcome> programOutcomes;
@@ -536,19 +524,19 @@ AttributionReport ShapleyAttributor::attribute(std::span<const ProgramValue> pro
 }
 
 ProgramAttribution ShapleyAttributor::attribute(const ProgramValue& program,
-                                                const AttributionControl& control) const {
-    AttributionReport report = attribute(std::span<const ProgramValue>(&program, 1), control);
+                                                const JobControl& job) const {
+    AttributionReport report = attribute(std::span<const ProgramValue>(&program, 1), job);
     return std::move(report.programs.front());
 }
 
 Attribution ShapleyAttributor::attribute(const ValueFunction& value,
-                                         const AttributionControl& control) const {
+                                         const JobControl& job) const {
     // A non-owning pointer: the caller keeps `value` alive for the duration of the call.
     ProgramValue program{
         "program",
         {{"0", 1,
           std::shared_ptr<const ValueFunction>(std::shared_ptr<const ValueFunction>(), &value)}}};
-    return attribute(program, control).total;
+    return attribute(program, job).total;
 }
 
 } // namespace concorde

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "common/JobControl.h"
+
 #include "attribution/Attribution.h"
-#include "attribution/AttributionControl.h"
 #include "attribution/AttributionReport.h"
 #include "attribution/PlayerSet.h"
 #include "attribution/ProgramAttribution.h"
@@ -57,8 +58,10 @@ namespace concorde {
 /// number of players, and partial results are combined in a fixed order, so results are
 /// bit-identical for a given seed whatever the thread count.
 ///
-/// **Cancellation and progress**: see AttributionControl; a cancelled run throws a runtime
-/// ConcordeError ("Shapley attribution cancelled"). Value-function exceptions propagate.
+/// **Cancellation and progress**: through a JobControl: progress counts value-function
+/// evaluations over the whole run (never decreasing; a complete run reports done == total), and a
+/// cancelled run stops at its next batch and throws jobCancelled ("Shapley attribution was
+/// cancelled"). Value-function exceptions propagate.
 class ShapleyAttributor {
 public:
     enum class Mode { Auto, Exact, Sampling };
@@ -100,12 +103,12 @@ public:
     /// Attributes every region of every program; one progress range covers the whole run.
     /// Programs are validated (ProgramValue::validate()) and their names must be distinct.
     AttributionReport attribute(std::span<const ProgramValue> programs,
-                                const AttributionControl& control = {}) const;
+                                const JobControl& job = {}) const;
     /// One program.
     ProgramAttribution attribute(const ProgramValue& program,
-                                 const AttributionControl& control = {}) const;
+                                 const JobControl& job = {}) const;
     /// One CPI function (a program of one region).
-    Attribution attribute(const ValueFunction& value, const AttributionControl& control = {}) const;
+    Attribution attribute(const ValueFunction& value, const JobControl& job = {}) const;
 
 private:
     PlayerSet players_;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "analysis/AnnotatedRegion.h"
 #include "bounds/IssueModel.h"
 #include "bounds/RegionIndex.h"
@@ -19,7 +20,7 @@ public:
     /// ROB sizes whose overall throughput is an auxiliary scalar for every configuration.
     static const std::vector<std::uint32_t>& auxiliaryRobSizes();
 
-    explicit BoundsCalculator(std::uint32_t windowSize = 400, std::uint32_t icacheHitCycles = 1)
+    explicit BoundsCalculator(std::uint32_t windowSize = kDefaultWindowSize, std::uint32_t icacheHitCycles = 1)
         : windowSize_(windowSize), icacheHitCycles_(icacheHitCycles) {}
 
     /// Everything about one analysed region that does not depend on the core parameters,

@@ -44,8 +44,7 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 
 GridBounds::Result
 GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
-                  const BoundsGrid& grid, std::uint32_t windowSize,
-                  const std::function<bool(std::size_t, std::size_t)>& progress) {
+                  const BoundsGrid& grid, std::uint32_t windowSize, const JobControl& job) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
@@ -60,10 +59,9 @@ GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
 
     std::mutex mutex;
     std::atomic<std::size_t> done{0};
-    std::atomic<bool> cancelled{false};
     const auto& g = grid;
     tbb::parallel_for(std::size_t(0), memories.size(), [&](std::size_t m) {
-        if (cancelled.load())
+        if (job.cancelled())
             return;
         const MemoryConfig& memory = memories[m];
         const AnnotatedRegion region = analyzer.analyze(records, warmup, memory);
@@ -183,12 +181,9 @@ GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
             for (auto& s : local)
                 result.series.push_back(std::move(s));
         }
-        const std::size_t finished = ++done;
-        if (progress && !progress(finished, memories.size()))
-            cancelled = true;
+        job.report(++done, memories.size());
     });
-    if (cancelled)
-        throw runtimeFailure("grid bounds computation cancelled");
+    job.throwIfCancelled("the grid bounds computation");
     // Deterministic order regardless of thread scheduling.
     std::sort(result.series.begin(), result.series.end(),
               [](const GridSeries& a, const GridSeries& b) {

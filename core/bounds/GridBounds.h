@@ -2,11 +2,12 @@
 
 #include "analysis/MemoryConfig.h"
 #include "bounds/WindowBounds.h"
+#include "common/JobControl.h"
+#include "params/MethodConstants.h"
 #include "params/ParameterSpec.h"
 #include "trace/TraceRecord.h"
 
 #include <array>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,12 +44,11 @@ public:
         std::size_t memoryConfigurations = 0;
     };
 
-    /// `progress` (optional, may be called from worker threads) gets the number of memory
-    /// configurations finished; returning false cancels (a runtime ConcordeError is thrown).
-    static Result
-    build(std::span<const TraceRecord> records, std::uint64_t warmup, const BoundsGrid& grid,
-          std::uint32_t windowSize = 400,
-          const std::function<bool(std::size_t done, std::size_t total)>& progress = {});
+    /// `job` gets the memory configurations finished out of all of them (reports may come from
+    /// worker threads). A cancelled job stops and throws jobCancelled.
+    static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
+                        const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
+                        const JobControl& job = {});
 };
 
 } // namespace concorde

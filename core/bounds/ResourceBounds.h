@@ -1,5 +1,6 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "bounds/WindowBounds.h"
 
 #include <map>
@@ -13,7 +14,7 @@ namespace concorde {
 /// per resource a per-window IPC upper bound, which resource binds each window (the smallest
 /// bound), and the auxiliary per-window series and scalars of DESIGN §7.
 struct ResourceBounds {
-    std::uint32_t windowSize = 400;
+    std::uint32_t windowSize = kDefaultWindowSize;
     std::uint64_t instructions = 0;
     std::vector<std::string> resources; ///< names, e.g. "rob", "lq", "alu_issue", "fetch_width"
     std::vector<WindowSeries> series;   ///< one per resource, same order

@@ -13,55 +13,35 @@
 
 namespace concorde {
 
-std::string DatabaseBounds::Region::label() const {
-    return program + " region " + std::to_string(regionIndex);
+
+DatabaseBounds DatabaseBounds::load(FeatureDatabase& database, const JobControl& job) {
+    return load(database, RegionCatalog::read(database), job);
 }
 
-DatabaseBounds DatabaseBounds::load(FeatureDatabase& database, const Progress& progress,
-                                    const std::atomic<bool>* cancel) {
+DatabaseBounds DatabaseBounds::load(FeatureDatabase& database, const RegionCatalog& catalog,
+                                    const JobControl& job) {
     DatabaseBounds result;
     const BuildSettings settings = database.buildSettings();
     result.windowSize_ = settings.windowSize;
     result.grid_ = ParameterGrid(settings.grid);
-
-    std::map<std::int64_t, std::string> names;
-    for (const auto& p : database.programs())
-        names[p.id] = p.name;
-    for (const auto& row : database.regions()) {
-        if (!row.complete)
-            continue;
-        const auto name = names.find(row.programId);
-        if (name == names.end())
-            throw badInput(database.path().string() + ": region " + std::to_string(row.id) +
-                           " belongs to no program");
-        auto it = std::find(result.programs_.begin(), result.programs_.end(), name->second);
-        if (it == result.programs_.end()) {
-            result.programs_.push_back(name->second);
-            result.programRegions_.emplace_back();
-            it = result.programs_.end() - 1;
-        }
-        result.programRegions_[static_cast<std::size_t>(it - result.programs_.begin())].push_back(
-            result.regions_.size());
-        result.regions_.push_back({row.id, row.programId, name->second, row.regionIndex,
-                                   row.programStart, row.length, row.phase});
+    result.regions_ = catalog.regions();
+    for (const RegionCatalog::Program& program : catalog.programs()) {
+        result.programs_.push_back(program.name);
+        result.programRegions_.push_back(program.regions);
     }
-    for (auto& indices : result.programRegions_)
-        std::stable_sort(indices.begin(), indices.end(), [&](std::size_t a, std::size_t b) {
-            return result.regions_[a].regionIndex < result.regions_[b].regionIndex;
-        });
     if (result.regions_.empty())
         return result;
 
-    const SeriesCatalog& catalog = database.catalog();
-    const auto index = StoredRegionSeries::indexFor(catalog);
+    const SeriesCatalog& seriesCatalog = database.catalog();
+    const auto index = StoredRegionSeries::indexFor(seriesCatalog);
     const std::string file = database.path().string();
     result.series_.resize(result.regions_.size());
     std::mutex databaseMutex;
     std::atomic<std::size_t> done{0};
-    std::atomic<bool> cancelled{false};
+    std::atomic<bool> failed{false};
     std::exception_ptr failure;
     tbb::parallel_for(std::size_t(0), result.regions_.size(), std::size_t(1), [&](std::size_t r) {
-        if (cancelled || (cancel && cancel->load()))
+        if (failed || job.cancelled())
             return;
         const Region& region = result.regions_[r];
         try {
@@ -73,25 +53,20 @@ DatabaseBounds DatabaseBounds::load(FeatureDatabase& database, const Progress& p
                 description = file + ": " + database.describeRegion(region.id);
             }
             result.series_[r] = CompactRegionSeries::decode(
-                blobs, BoundResources::seriesGroups(), catalog, index, region.length,
+                blobs, BoundResources::seriesGroups(), seriesCatalog, index, region.length,
                 settings.windowSize, std::move(description));
         } catch (...) {
             std::lock_guard lock(databaseMutex);
             if (!failure)
                 failure = std::current_exception();
-            cancelled = true;
+            failed = true;
             return;
         }
-        if (progress) {
-            std::lock_guard lock(databaseMutex);
-            if (!progress(++done, result.regions_.size()))
-                cancelled = true;
-        }
+        job.report(++done, result.regions_.size());
     });
     if (failure)
         std::rethrow_exception(failure);
-    if (cancelled || (cancel && cancel->load()))
-        throw runtimeFailure("loading the bounds was cancelled");
+    job.throwIfCancelled("loading the bounds");
     return result;
 }
 

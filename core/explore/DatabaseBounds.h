@@ -1,5 +1,9 @@
 #pragma once
 
+#include "common/JobControl.h"
+#include "store/RegionCatalog.h"
+
+#include "params/MethodConstants.h"
 #include "explore/CompactRegionSeries.h"
 #include "explore/RegionBoundsSeries.h"
 #include "features/ParameterGrid.h"
@@ -29,27 +33,15 @@ class FeatureDatabase;
 /// Immutable once loaded; every const member is thread-safe.
 class DatabaseBounds {
 public:
-    struct Region {
-        std::int64_t id = 0;
-        std::int64_t programId = 0;
-        std::string program;
-        std::uint32_t regionIndex = 0;
-        std::uint64_t programStart = 0;
-        std::uint64_t length = 0;
-        std::optional<std::int64_t> phase;
-        /// "gzip region 3".
-        std::string label() const;
-    };
-    /// Called after each region is decoded (from worker threads, never concurrently); returning
-    /// false cancels.
-    using Progress = std::function<bool(std::size_t done, std::size_t total)>;
-
+    using Region = RegionCatalog::Region;
     /// Loads every complete region. Throws a bad-input ConcordeError naming the database and the
-    /// region for a missing or corrupt series group, a runtime ConcordeError ("loading the
-    /// bounds was cancelled") when cancelled through `progress` or `cancel`. A database without
+    /// region for a missing or corrupt series group, jobCancelled ("loading the bounds was
+    /// cancelled") when `job` is cancelled. `job` counts the regions decoded. A database without
     /// complete regions gives an empty DatabaseBounds.
-    static DatabaseBounds load(FeatureDatabase& database, const Progress& progress = {},
-                               const std::atomic<bool>* cancel = nullptr);
+    static DatabaseBounds load(FeatureDatabase& database, const JobControl& job = {});
+    /// The same over the regions of `catalog` (read once from `database` by the caller).
+    static DatabaseBounds load(FeatureDatabase& database, const RegionCatalog& catalog,
+                               const JobControl& job = {});
 
     std::uint32_t windowSize() const { return windowSize_; }
     const ParameterGrid& grid() const { return grid_; }
@@ -79,7 +71,7 @@ private:
     /// The region's bounds at `config` and their sorted copies, as views of series_.
     RegionBoundsSeries::SortedPart sortedPart(std::size_t region, const CoreConfig& config) const;
 
-    std::uint32_t windowSize_ = 400;
+    std::uint32_t windowSize_ = kDefaultWindowSize;
     ParameterGrid grid_;
     std::vector<Region> regions_;
     std::vector<std::string> programs_;

@@ -1,7 +1,7 @@
 #include "explore/ProgramTimeline.h"
 
 #include "explore/DatabaseBounds.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 
 #include <algorithm>
 #include <cmath>

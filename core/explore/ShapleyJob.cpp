@@ -2,8 +2,8 @@
 
 #include "attribution/ProgramValue.h"
 #include "common/ConcordeError.h"
-#include "store/DatabasePredictor.h"
-#include "store/RegionValueFunction.h"
+#include "explore/DatabasePredictor.h"
+#include "explore/RegionValueFunction.h"
 
 namespace concorde {
 
@@ -30,7 +30,7 @@ ShapleyJob::~ShapleyJob() {
     wait();
 }
 
-AttributionReport ShapleyJob::run(const Request& request, const AttributionControl& control) {
+AttributionReport ShapleyJob::run(const Request& request, const JobControl& job) {
     check(request);
     const ShapleyAttributor attributor(request.players, request.baseline, request.target,
                                        request.options);
@@ -40,7 +40,7 @@ AttributionReport ShapleyJob::run(const Request& request, const AttributionContr
     programs.reserve(names.size());
     for (const auto& name : names)
         programs.push_back(RegionValueFunction::programValue(request.predictor, name));
-    return attributor.attribute(programs, control);
+    return attributor.attribute(programs, job);
 }
 
 void ShapleyJob::start(std::function<void(State)> finished) {
@@ -48,19 +48,15 @@ void ShapleyJob::start(std::function<void(State)> finished) {
     if (!state_.compare_exchange_strong(expected, State::Running))
         throw usageError("a Shapley job runs once");
     thread_ = std::thread([this, finished = std::move(finished)] {
-        AttributionControl control;
-        control.cancel = &cancel_;
-        control.progress = [this](double fraction) {
-            progress_.store(fraction);
-            return !cancel_.load();
-        };
+        const JobControl job = job_.nested(
+            [this](const JobProgress& progress) { progress_.store(progress.fraction()); });
         State end = State::Finished;
         try {
-            AttributionReport report = run(request_, control);
+            AttributionReport report = run(request_, job);
             std::lock_guard lock(mutex_);
             report_ = std::move(report);
         } catch (const std::exception& e) {
-            end = cancel_.load() ? State::Cancelled : State::Failed;
+            end = job.cancelled() ? State::Cancelled : State::Failed;
             std::lock_guard lock(mutex_);
             error_ = e.what();
         }
@@ -71,7 +67,7 @@ void ShapleyJob::start(std::function<void(State)> finished) {
 }
 
 void ShapleyJob::cancel() {
-    cancel_.store(true);
+    job_.cancel();
 }
 
 void ShapleyJob::wait() {

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "attribution/AttributionControl.h"
+#include "common/JobControl.h"
 #include "attribution/AttributionReport.h"
 #include "attribution/PlayerSet.h"
 #include "attribution/ShapleyAttributor.h"
@@ -47,7 +47,7 @@ public:
     ShapleyJob& operator=(const ShapleyJob&) = delete;
 
     /// Runs a request on the calling thread (checked as by the constructor).
-    static AttributionReport run(const Request& request, const AttributionControl& control = {});
+    static AttributionReport run(const Request& request, const JobControl& job = {});
 
     /// Starts the background thread. `finished` is called once from that thread when the run
     /// ends (state() is then final). A usage error if already started.
@@ -72,7 +72,7 @@ private:
     Request request_;
     std::atomic<State> state_{State::Idle};
     std::atomic<double> progress_{0.0};
-    std::atomic<bool> cancel_{false};
+    JobControl job_; ///< the running attribution's: cancel() cancels it
     mutable std::mutex mutex_;
     std::string error_;
     AttributionReport report_;

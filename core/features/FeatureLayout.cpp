@@ -1,5 +1,7 @@
 #include "features/FeatureLayout.h"
 
+#include "bounds/BoundsCalculator.h"
+
 #include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
@@ -264,7 +266,8 @@ FeatureBlock blockFromJson(const nlohmann::json& object, std::size_t i,
 } // namespace
 
 std::vector<int> FeatureLayout::auxRobSizes() {
-    return {16, 32, 64, 128, 256, 512};
+    const auto& sizes = BoundsCalculator::auxiliaryRobSizes();
+    return {sizes.begin(), sizes.end()};
 }
 
 std::vector<ParamId> FeatureLayout::memoryParams() {

@@ -3,6 +3,7 @@
 #include "common/ConcordeError.h"
 
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
@@ -41,7 +42,7 @@ Eigen::RowVectorXf MlpTrainer::lossGradient(const Eigen::VectorXf& predictions,
 
 Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targets,
                       TrainingReport& report,
-                      const std::function<bool(int, double, double)>& progress) const {
+                      const JobControl& job) const {
     const auto samples = static_cast<std::size_t>(inputs.cols());
     if (samples < 2 || static_cast<std::size_t>(targets.size()) != samples)
         throw badInput("training needs at least 2 samples with one target each");
@@ -163,8 +164,19 @@ Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targ
             learningRate *= options_.decayFactor;
             sinceDecay = 0;
         }
-        if (progress && !progress(epoch, meanRelativeError(model, trainX, trainY), validationLoss))
-            break;
+        if (job.reporting()) {
+            char line[160];
+            std::snprintf(line, sizeof line,
+                          "epoch %3d  train error %6.3f %%  validation error %6.3f %%", epoch,
+                          100 * meanRelativeError(model, trainX, trainY), 100 * validationLoss);
+            JobProgress progress;
+            progress.done = static_cast<std::size_t>(epoch);
+            progress.total = static_cast<std::size_t>(options_.maxEpochs);
+            progress.item = line;
+            progress.log = line;
+            job.report(progress);
+        }
+        job.throwIfCancelled("training");
     }
     report.finalLearningRate = learningRate;
     report.trainLoss = meanRelativeError(best, trainX, trainY);

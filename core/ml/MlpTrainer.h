@@ -1,8 +1,9 @@
 #pragma once
 
+#include "common/JobControl.h"
+
 #include "ml/Mlp.h"
 
-#include <functional>
 #include <nlohmann/json_fwd.hpp>
 
 namespace concorde {
@@ -45,9 +46,10 @@ class MlpTrainer {
 public:
     explicit MlpTrainer(TrainingOptions options = {}) : options_(std::move(options)) {}
 
-    /// `progress(epoch, trainLoss, validationLoss)`; returning false stops training early.
+    /// Reports each epoch out of maxEpochs, with its training and validation error as the
+    /// item and the log line. A cancelled job stops after the epoch and throws jobCancelled.
     Mlp train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targets, TrainingReport& report,
-              const std::function<bool(int, double, double)>& progress = {}) const;
+              const JobControl& job = {}) const;
 
     /// Mean relative error of `model` on a data set.
     static double meanRelativeError(const Mlp& model, const Eigen::MatrixXf& inputs,

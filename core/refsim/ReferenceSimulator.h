@@ -1,5 +1,6 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "params/CoreConfig.h"
 #include "refsim/SimulationResult.h"
 #include "trace/TraceRecord.h"
@@ -12,7 +13,7 @@ namespace concorde {
 /// per-window IPC and the stall breakdown.
 class ReferenceSimulator {
 public:
-    static constexpr std::uint32_t kDefaultWindow = 400;
+    static constexpr std::uint32_t kDefaultWindow = kDefaultWindowSize;
 
     /// Simulates records[warmup, end) after warming up on records[0, warmup).
     static SimulationResult simulate(std::span<const TraceRecord> records, std::size_t warmup,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "refsim/SimulationListener.h"
 
 #include <vector>
@@ -11,7 +12,7 @@ namespace concorde {
 /// commit of its own last one. A final partial window is kept.
 class WindowIpcCollector : public SimulationListener {
 public:
-    explicit WindowIpcCollector(std::uint32_t windowSize = 400) : windowSize_(windowSize) {}
+    explicit WindowIpcCollector(std::uint32_t windowSize = kDefaultWindowSize) : windowSize_(windowSize) {}
     void onStart(std::uint64_t instructions) override;
     void onCommit(const CommitEvent& event) override;
     const std::vector<double>& windowIpc() const { return ipc_; }

@@ -21,7 +21,7 @@ bool sameRegion(const RegionRow& a, const RegionRow& b) {
 DatabaseMerger::Summary
 DatabaseMerger::merge(const std::filesystem::path& out,
                       const std::vector<std::filesystem::path>& shards,
-                      const std::function<void(const std::string&)>& progress) {
+                      const JobControl& job) {
     if (shards.empty())
         throw usageError("no shard databases to merge");
     std::error_code ec;
@@ -86,7 +86,9 @@ DatabaseMerger::merge(const std::filesystem::path& out,
     Summary summary;
     summary.shards = shards.size();
     const SeriesCatalog& catalog = target.catalog();
+    std::size_t merged = 0;
     for (const auto& path : shards) {
+        job.throwIfCancelled("merging the shards");
         FeatureDatabase shard = FeatureDatabase::openReadOnly(path);
         std::size_t copied = 0;
         std::size_t labels = 0;
@@ -111,9 +113,14 @@ DatabaseMerger::merge(const std::filesystem::path& out,
         }
         summary.regionsCopied += copied;
         summary.labelsCopied += labels;
-        if (progress)
-            progress("merged " + path.string() + ": " + std::to_string(copied) + " regions, " +
-                     std::to_string(labels) + " labels");
+        JobProgress progress;
+        progress.done = ++merged;
+        progress.total = shards.size();
+        progress.item = std::to_string(merged) + "/" + std::to_string(shards.size()) +
+                        " shards";
+        progress.log = "merged " + path.string() + ": " + std::to_string(copied) + " regions, " +
+                       std::to_string(labels) + " labels";
+        job.report(progress);
     }
     summary.regions = complete.size();
     for (const auto& [id, done] : complete)

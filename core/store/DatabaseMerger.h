@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/JobControl.h"
+
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -25,10 +27,11 @@ public:
         std::size_t labelsCopied = 0;
     };
 
-    /// `progress` gets one line per shard merged.
+    /// `job` counts the shards merged, with a log line for each. A cancel stops between shards
+    /// (each shard's copy is one transaction) and throws jobCancelled.
     static Summary merge(const std::filesystem::path& out,
                          const std::vector<std::filesystem::path>& shards,
-                         const std::function<void(const std::string&)>& progress = {});
+                         const JobControl& job = {});
 };
 
 } // namespace concorde

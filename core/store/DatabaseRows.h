@@ -1,5 +1,6 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "bounds/GridBounds.h"
 
 #include <cstdint>
@@ -77,7 +78,7 @@ struct ModelSummary {
 
 /// The database-wide settings in `meta`: all regions are built with them.
 struct BuildSettings {
-    std::uint32_t windowSize = 400;
+    std::uint32_t windowSize = kDefaultWindowSize;
     std::uint64_t regionLength = 0; ///< measured length of the first region registered (nominal)
     BoundsGrid grid;
     std::string createdBy;

@@ -627,6 +627,41 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
     return model;
 }
 
+std::map<std::int64_t, FeatureDatabase::RegionStorage> FeatureDatabase::regionStorage() {
+    std::map<std::int64_t, RegionStorage> result;
+    {
+        auto q = connection_->prepare(
+            "SELECT region_id, sum(length(data)), count(*) FROM series GROUP BY region_id",
+            "measuring the series of each region");
+        while (q.step()) {
+            RegionStorage& storage = result[q.int64(0)];
+            storage.seriesBytes = static_cast<std::uint64_t>(q.int64(1));
+            storage.seriesGroups = static_cast<std::uint64_t>(q.int64(2));
+        }
+    }
+    {
+        auto q = connection_->prepare(
+            "SELECT region_id, sum(length(data)) FROM region_records GROUP BY region_id",
+            "measuring the records of each region");
+        while (q.step())
+            result[q.int64(0)].recordBytes = static_cast<std::uint64_t>(q.int64(1));
+    }
+    auto q = connection_->prepare("SELECT region_id, count(*) FROM labels GROUP BY region_id",
+                                  "counting the labels of each region");
+    while (q.step())
+        result[q.int64(0)].labels = static_cast<std::uint64_t>(q.int64(1));
+    return result;
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> FeatureDatabase::labelCountsBySource() {
+    std::vector<std::pair<std::string, std::uint64_t>> result;
+    auto q = connection_->prepare("SELECT source, count(*) FROM labels GROUP BY source ORDER BY source",
+                                  "counting labels");
+    while (q.step())
+        result.emplace_back(q.text(0), static_cast<std::uint64_t>(q.int64(1)));
+    return result;
+}
+
 std::vector<std::pair<std::string, std::uint64_t>> FeatureDatabase::storageByTable(bool* exact) {
     std::vector<std::pair<std::string, std::uint64_t>> sizes;
     try {

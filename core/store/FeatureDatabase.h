@@ -112,6 +112,18 @@ public:
     /// A malformed row is a bad-input error naming the database and the model.
     std::optional<CpiModel> readModel(const std::string& name = {});
 
+    /// What one region occupies in the file (`concorde info`).
+    struct RegionStorage {
+        std::uint64_t seriesGroups = 0;
+        std::uint64_t seriesBytes = 0;
+        std::uint64_t recordBytes = 0;
+        std::uint64_t labels = 0;
+    };
+    /// Region id → its storage; a region with no rows at all is absent.
+    std::map<std::int64_t, RegionStorage> regionStorage();
+    /// Label counts by source ("random", "preset:n1-like"), ordered by source.
+    std::vector<std::pair<std::string, std::uint64_t>> labelCountsBySource();
+
     /// Bytes per table and index: from the dbstat virtual table when SQLite has it (exact), else
     /// only the whole file (page_count × page_size) under the name "(all)". `exact` tells which.
     std::vector<std::pair<std::string, std::uint64_t>> storageByTable(bool* exact = nullptr);

@@ -11,9 +11,9 @@
 #include "attribution/ValueFunction.h"
 #include "params/ParameterSpace.h"
 #include "params/Preset.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
-#include "store/RegionValueFunction.h"
+#include "explore/RegionValueFunction.h"
 
 #include <array>
 #include <benchmark/benchmark.h>

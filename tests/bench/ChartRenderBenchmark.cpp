@@ -16,7 +16,7 @@
 #include "explore/DatabaseBounds.h"
 #include "explore/ProgramTimeline.h"
 #include "params/PresetLibrary.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <QApplication>

@@ -9,7 +9,7 @@
 // parallel). The configuration is DatabasePhases::referenceConfig (on the grid by construction).
 #include "explore/DatabaseBounds.h"
 #include "params/CoreConfig.h"
-#include "store/DatabasePhases.h"
+#include "pipeline/DatabasePhases.h"
 #include "store/FeatureDatabase.h"
 
 #include <benchmark/benchmark.h>

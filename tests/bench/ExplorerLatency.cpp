@@ -38,7 +38,7 @@
 #include "explore/ReferenceIpc.h"
 #include "explore/ReferenceIpcCache.h"
 #include "params/PresetLibrary.h"
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
 #include <QApplication>

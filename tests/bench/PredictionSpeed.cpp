@@ -8,7 +8,7 @@
 #include "common/SplitMix64.h"
 #include "params/ParameterSpace.h"
 #include "refsim/ReferenceSimulator.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <chrono>

@@ -667,22 +667,21 @@ private slots:
             // A flag raised before the run: nothing is evaluated.
             const auto before = game->evaluations();
             std::atomic<bool> cancel{true};
-            AttributionControl control;
-            control.cancel = &cancel;
+            const JobControl control({}, &cancel);
             ErrorKind kind = ErrorKind::Usage;
             const QString message = errorOf([&] { attributor->attribute(*game, control); }, &kind);
-            QCOMPARE(message, QStringLiteral("Shapley attribution cancelled"));
-            QCOMPARE(kind, ErrorKind::Runtime);
+            QCOMPARE(message, QStringLiteral("Shapley attribution was cancelled"));
+            QCOMPARE(kind, ErrorKind::Cancelled);
+            QCOMPARE(ConcordeError(kind, "").exitCode(), 130);
             QCOMPARE(game->evaluations(), before);
 
-            // The progress callback says stop at its first call: the run ends early.
-            AttributionControl stop;
-            int calls = 0;
-            stop.progress = [&](double) { return ++calls > 1 ? true : false; };
+            // The progress handler cancels at its first report: the run ends early.
+            JobControl stop;
+            stop = JobControl([&](const JobProgress&) { stop.cancel(); });
             const auto start = game->evaluations();
             QVERIFY(
                 errorOf([&] { attributor->attribute(*game, stop); }, &kind).contains("cancelled"));
-            QCOMPARE(kind, ErrorKind::Runtime);
+            QCOMPARE(kind, ErrorKind::Cancelled);
             QVERIFY(game->evaluations() - start < attributor->evaluationsPerRegion());
         }
 
@@ -694,8 +693,7 @@ private slots:
                 cancel = true;
             return cacheTimesQueue(c);
         });
-        AttributionControl control;
-        control.cancel = &cancel;
+        const JobControl control({}, &cancel);
         QVERIFY(errorOf([&] { sampling.attribute(slow, control); }).contains("cancelled"));
         QVERIFY(batches < 2 + 2000 * 19);
     }
@@ -709,11 +707,9 @@ private slots:
             const ShapleyAttributor attributor(PlayerSet::defaultGroups(), littleCore(), bigCore(),
                                                options);
             std::vector<double> fractions;
-            AttributionControl control;
-            control.progress = [&](double f) {
-                fractions.push_back(f); // calls never overlap, so no lock is needed
-                return true;
-            };
+            const JobControl control([&](const JobProgress& p) {
+                fractions.push_back(p.fraction()); // reports never overlap, so no lock is needed
+            });
             const ProgramValue program = programOf("p", {game, game, game}, {100, 200, 300});
             attributor.attribute(program, control);
             QVERIFY(fractions.size() > 3);

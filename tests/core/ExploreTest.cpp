@@ -19,10 +19,10 @@
 #include "explore/ShapleyJob.h"
 #include "features/Cdf.h"
 #include "features/FeatureAssembler.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
-#include "store/RegionLabeler.h"
-#include "store/RegionValueFunction.h"
+#include "pipeline/RegionLabeler.h"
+#include "explore/RegionValueFunction.h"
 #include "store/SeriesGroupCodec.h"
 #include "store/SqliteConnection.h"
 #include "store/StoredRegionSeries.h"
@@ -300,11 +300,10 @@ private slots:
         FeatureDatabase db = FeatureDatabase::openReadOnly(database());
         const BoundsGrid grid = db.buildSettings().grid;
         std::size_t calls = 0;
-        const DatabaseBounds bounds =
-            DatabaseBounds::load(db, [&](std::size_t done, std::size_t total) {
-                ++calls;
-                return done <= total;
-            });
+        const DatabaseBounds bounds = DatabaseBounds::load(db, JobControl([&](const JobProgress& p) {
+                                                               ++calls;
+                                                               QVERIFY(p.done <= p.total);
+                                                           }));
         QCOMPARE(calls, std::size_t(5));
         QCOMPARE(bounds.regions().size(), std::size_t(5));
         QCOMPARE(bounds.programs(), (std::vector<std::string>{"alpha", "beta"}));
@@ -369,10 +368,14 @@ private slots:
         {
             FeatureDatabase db = FeatureDatabase::openReadOnly(database());
             QVERIFY(errorOf([&] {
-                        DatabaseBounds::load(db, [](std::size_t, std::size_t) { return false; });
+                        JobControl job;
+                        job = JobControl([&](const JobProgress&) { job.cancel(); });
+                        DatabaseBounds::load(db, job);
                     }).contains("cancelled"));
             std::atomic<bool> cancel{true};
-            QVERIFY(errorOf([&] { DatabaseBounds::load(db, {}, &cancel); }).contains("cancelled"));
+            QVERIFY(errorOf([&] {
+                        DatabaseBounds::load(db, JobControl({}, &cancel));
+                    }).contains("cancelled"));
         }
         const auto broken = file("broken.sqlite");
         std::filesystem::copy_file(database(), broken,

@@ -1,14 +1,14 @@
 // ExplorerModel: opening a database for the explorer, batched predictions for every program, the
 // selected program's regions, the model's measured accuracy and warnings about configurations
 // off the database grid or outside the training data. ModelAccuracy and ConfigChecker too.
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 
 #include "../support/ErrorCapture.h"
 #include "../support/TinyExplorerDatabase.h"
 #include "common/ConcordeError.h"
 #include "ml/ModelAccuracy.h"
-#include "store/ConfigChecker.h"
-#include "store/DatabasePredictor.h"
+#include "explore/ConfigChecker.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <QTemporaryDir>
@@ -54,11 +54,11 @@ private slots:
     void opensWithProgressAndPredictsLikeDatabasePredictor() {
         std::atomic<std::size_t> calls{0};
         std::atomic<std::size_t> lastTotal{0};
-        const auto model = ExplorerModel::open(database(), {}, [&](std::size_t, std::size_t total) {
-            ++calls;
-            lastTotal = total;
-            return true;
-        });
+        const auto model =
+            ExplorerModel::open(database(), {}, JobControl([&](const JobProgress& p) {
+                                    ++calls;
+                                    lastTotal = p.total;
+                                }));
         QCOMPARE(calls.load(), std::size_t(5));
         QCOMPARE(lastTotal.load(), std::size_t(5));
         QVERIFY(model->programs() == std::vector<std::string>({"alpha", "beta"}));
@@ -303,11 +303,13 @@ private slots:
         ErrorKind kind = ErrorKind::Usage;
         const QString error = errorOf(
             [&] {
-                ExplorerModel::open(database(), {}, [](std::size_t, std::size_t) { return false; });
+                JobControl job;
+                job = JobControl([&](const JobProgress&) { job.cancel(); });
+                ExplorerModel::open(database(), {}, job);
             },
             &kind);
         QVERIFY2(error.contains("cancelled"), qPrintable(error));
-        QCOMPARE(kind, ErrorKind::Runtime);
+        QCOMPARE(kind, ErrorKind::Cancelled);
     }
 
     void refusesWhatItCannotUse() {

@@ -20,13 +20,13 @@
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
 #include "refsim/ReferenceSimulator.h"
-#include "store/DatabaseBuilder.h"
-#include "store/DatabasePredictor.h"
-#include "store/DatasetBuilder.h"
+#include "pipeline/DatabaseBuilder.h"
+#include "explore/DatabasePredictor.h"
+#include "pipeline/DatasetBuilder.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
-#include "store/RegionLabeler.h"
+#include "pipeline/RegionLabeler.h"
 #include "store/StoredRegionSeries.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
@@ -753,12 +753,14 @@ private slots:
         options.jobs = 2;
         options.windowSize = kDatasetWindow;
         std::size_t reports = 0, lastDone = 0, toDo = 0; // calls are serialised
-        const auto first = DatasetBuilder::fromTraces(inputs, grid, output, options,
-                                                      [&](const DatasetBuilder::Progress& p) {
-                                                          ++reports;
-                                                          lastDone = p.samplesDone;
-                                                          toDo = p.samplesToDo;
-                                                      });
+        const auto first =
+            DatasetBuilder::fromTraces(inputs, grid, output, options,
+                                       JobControl([&](const JobProgress& p) {
+                                           ++reports;
+                                           lastDone = p.done;
+                                           toDo = p.total;
+                                           QVERIFY(p.log.find(" done") != std::string::npos);
+                                       }));
         QCOMPARE(first.written, std::size_t(60));
         QCOMPARE(first.existing, std::size_t(0));
         QCOMPARE(first.total, std::size_t(60));
@@ -1041,10 +1043,11 @@ private slots:
         const CpiModel model = randomModel(db);
         const FeatureAssembler assembler(model.layout);
         std::atomic<std::size_t> progressCalls{0}; // called from worker threads
-        const DatabasePredictor predictor(db, model, {}, [&](std::size_t, std::size_t total) {
-            ++progressCalls;
-            return total == 7;
-        });
+        const DatabasePredictor predictor(db, model, std::vector<std::string>{},
+                                          JobControl([&](const JobProgress& p) {
+                                              ++progressCalls;
+                                              QCOMPARE(p.total, std::size_t(7));
+                                          }));
         QCOMPARE(progressCalls.load(), std::size_t(7));
         QVERIFY(predictor.programs() == std::vector<std::string>({"alpha", "beta"}));
         const auto rows = db.regions();

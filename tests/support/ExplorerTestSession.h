@@ -4,7 +4,7 @@
 
 #include "Session.h"
 #include "TinyExplorerDatabase.h"
-#include "store/ConfigChecker.h"
+#include "explore/ConfigChecker.h"
 
 #include <QPoint>
 #include <QSlider>

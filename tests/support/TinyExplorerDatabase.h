@@ -14,7 +14,7 @@
 #include "ml/Mlp.h"
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
-#include "store/DatabaseBuilder.h"
+#include "pipeline/DatabaseBuilder.h"
 #include "store/FeatureDatabase.h"
 #include "store/StoredRegionSeries.h"
 #include "trace/TraceWriter.h"

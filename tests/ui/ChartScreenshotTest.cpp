@@ -16,8 +16,8 @@
 #include "explore/ReferenceIpc.h"
 #include "explore/ShapleyJob.h"
 #include "params/PresetLibrary.h"
-#include "store/DatabasePhases.h"
-#include "store/DatabasePredictor.h"
+#include "pipeline/DatabasePhases.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <QDir>

@@ -21,10 +21,10 @@
 #include "TimeseriesView.h"
 #include "ViewCatalog.h"
 #include "params/PresetLibrary.h"
-#include "store/ConfigChecker.h"
-#include "store/DatabaseBuilder.h"
-#include "store/DatabasePhases.h"
-#include "store/ExplorerModel.h"
+#include "explore/ConfigChecker.h"
+#include "pipeline/DatabaseBuilder.h"
+#include "pipeline/DatabasePhases.h"
+#include "explore/ExplorerModel.h"
 
 #include <QAction>
 #include <QDeadlineTimer>

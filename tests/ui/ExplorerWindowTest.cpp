@@ -11,7 +11,7 @@
 #include "SessionFile.h"
 #include "Theme.h"
 #include "params/PresetLibrary.h"
-#include "store/ConfigChecker.h"
+#include "explore/ConfigChecker.h"
 
 #include <QComboBox>
 #include <QDropEvent>

@@ -6,8 +6,8 @@
 #include "Theme.h"
 #include "common/ConcordeError.h"
 #include "params/PresetLibrary.h"
-#include "store/ConfigChecker.h"
-#include "store/ExplorerModel.h"
+#include "explore/ConfigChecker.h"
+#include "explore/ExplorerModel.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -6,7 +6,7 @@
 #include "ShapleyView.h"
 #include "params/ParameterSpace.h"
 #include "params/PresetLibrary.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 // (TinyExplorerDatabase.h needs the parameter headers first.)
 #include "../support/TinyExplorerDatabase.h"

@@ -1,4 +1,4 @@
-#include "store/DatabasePhases.h"
+#include "pipeline/DatabasePhases.h"
 
 #include "common/ConcordeError.h"
 #include "features/FeatureAssembler.h"

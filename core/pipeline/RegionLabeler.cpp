@@ -1,7 +1,9 @@
-#include "store/RegionLabeler.h"
+#include "pipeline/RegionLabeler.h"
 
 #include "bounds/WindowBounds.h"
 #include "common/ConcordeError.h"
+#include "common/SplitMix64.h"
+#include "pipeline/OrderedPipeline.h"
 #include "params/ParameterSpace.h"
 #include "refsim/ReferenceSimulator.h"
 #include "store/FeatureDatabase.h"
@@ -14,18 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 
 namespace concorde {
 namespace {
 
-std::uint64_t splitmix(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
+std::uint64_t splitmix(std::uint64_t x) { return SplitMix64::mix(x + 0x9E3779B97F4A7C15ull); }
 
 /// FNV-1a: a portable string hash (std::hash differs between standard libraries).
 std::uint64_t fnv1a(const std::string& text) {
@@ -83,8 +78,7 @@ std::vector<CoreConfig> RegionLabeler::randomConfigs(const BoundsGrid& grid, std
 }
 
 RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& options,
-                                            const std::function<void(const Progress&)>& progress,
-                                            const std::atomic<bool>* cancel) {
+                                            const JobControl& job) {
     const auto started = std::chrono::steady_clock::now();
     const BuildSettings settings = db.buildSettings();
     std::map<std::int64_t, std::string> programNames;
@@ -122,84 +116,75 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
             todo.push_back(std::move(work));
     }
 
-    std::mutex progressMutex;
     // The first and last pipeline stages may run at the same time on different threads; they
     // share the one connection, so they take turns (SQLite would serialise the calls, but not
     // keep one stage's statements out of the other's transaction).
     std::mutex databaseMutex;
-    Progress state;
-    state.regions = todo.size();
-    const auto cancelled = [&] { return cancel && cancel->load(); };
-    const int concurrency =
-        options.jobs ? static_cast<int>(options.jobs) : tbb::task_arena::automatic;
-    tbb::task_arena arena(concurrency);
-    const auto tokens = static_cast<std::size_t>(std::max(1, arena.max_concurrency()));
+    std::size_t regionsDone = 0;
+    job.report(0, todo.size());
     std::size_t next = 0;
-    arena.execute([&] {
-        tbb::parallel_pipeline(
-            tokens,
-            tbb::make_filter<void, Work*>(tbb::filter_mode::serial_in_order,
-                                          [&](tbb::flow_control& flow) -> Work* {
-                                              if (next >= todo.size() || cancelled()) {
-                                                  flow.stop();
-                                                  return nullptr;
-                                              }
-                                              Work* work = todo[next++].get();
-                                              std::lock_guard lock(databaseMutex);
-                                              work->records = db.regionRecords(work->region.id);
-                                              return work;
-                                          }) &
-                tbb::make_filter<Work*, Work*>(
-                    tbb::filter_mode::parallel,
-                    [&](Work* work) {
-                        work->rows.resize(work->jobs.size());
-                        tbb::parallel_for(std::size_t(0), work->jobs.size(), [&](std::size_t j) {
-                            if (cancelled())
-                                return;
-                            const Job& job = work->jobs[j];
-                            const SimulationResult result = ReferenceSimulator::simulate(
-                                work->records, static_cast<std::size_t>(work->region.warmup),
-                                job.config, settings.windowSize);
-                            LabelRow& row = work->rows[j];
-                            row.regionId = work->region.id;
-                            row.configJson = job.config.toJson().dump();
-                            row.configKey = job.config.toAssignments();
-                            row.source = job.source;
-                            row.instructions = result.instructions;
-                            row.cycles = result.cycles;
-                            row.cpi = result.cpi();
-                            SeriesMatrix ipc;
-                            ipc.count = 1;
-                            ipc.windows = static_cast<std::uint32_t>(result.windowIpc.size());
-                            ipc.values.assign(result.windowIpc.begin(), result.windowIpc.end());
-                            row.windowIpc = SeriesGroupCodec::encode(ipc, {});
-                        });
-                        work->records = {};
-                        return work;
-                    }) &
-                tbb::make_filter<Work*, void>(tbb::filter_mode::serial_in_order, [&](Work* work) {
-                    // A region whose simulations were cut short by cancellation is not
-                    // written at all: its labels are redone in full next time.
-                    if (cancelled())
-                        return;
-                    std::size_t written = 0;
-                    {
-                        std::lock_guard lock(databaseMutex);
-                        written = db.writeLabels(work->region.id, work->rows);
-                    }
-                    summary.labelsWritten += written;
-                    std::lock_guard lock(progressMutex);
-                    ++state.regionsDone;
-                    state.labelsWritten += written;
-                    state.region = work->label;
-                    if (progress)
-                        progress(state);
-                }));
-    });
+    runOrderedPipeline<Work>(
+        options.jobs,
+        [&]() -> std::shared_ptr<Work> {
+            if (next >= todo.size() || job.cancelled())
+                return nullptr;
+            // The pipeline shares the unit; `todo` keeps owning it.
+            std::shared_ptr<Work> work(todo[next++].get(), [](Work*) {});
+            std::lock_guard lock(databaseMutex);
+            work->records = db.regionRecords(work->region.id);
+            return work;
+        },
+        [&](Work& work) {
+            work.rows.resize(work.jobs.size());
+            tbb::parallel_for(std::size_t(0), work.jobs.size(), [&](std::size_t j) {
+                if (job.cancelled())
+                    return;
+                const Job& simulation = work.jobs[j];
+                const SimulationResult result = ReferenceSimulator::simulate(
+                    work.records, static_cast<std::size_t>(work.region.warmup), simulation.config,
+                    settings.windowSize);
+                LabelRow& row = work.rows[j];
+                row.regionId = work.region.id;
+                row.configJson = simulation.config.toJson().dump();
+                row.configKey = simulation.config.toAssignments();
+                row.source = simulation.source;
+                row.instructions = result.instructions;
+                row.cycles = result.cycles;
+                row.cpi = result.cpi();
+                SeriesMatrix ipc;
+                ipc.count = 1;
+                ipc.windows = static_cast<std::uint32_t>(result.windowIpc.size());
+                ipc.values.assign(result.windowIpc.begin(), result.windowIpc.end());
+                row.windowIpc = SeriesGroupCodec::encode(ipc, {});
+            });
+            work.records = {};
+        },
+        [&](Work& work) {
+            // A region whose simulations were cut short by cancellation is not written at
+            // all: its labels are redone in full next time.
+            if (job.cancelled())
+                return;
+            std::size_t written = 0;
+            {
+                std::lock_guard lock(databaseMutex);
+                written = db.writeLabels(work.region.id, work.rows);
+            }
+            summary.labelsWritten += written;
+            ++regionsDone;
+            JobProgress progress;
+            progress.done = regionsDone;
+            progress.total = todo.size();
+            progress.item = std::to_string(regionsDone) + "/" + std::to_string(todo.size()) +
+                            " regions";
+            progress.log = "[" + progress.item.substr(0, progress.item.find(' ')) + "] " +
+                           work.label + ": " + std::to_string(summary.labelsWritten) +
+                           " labels written so far";
+            job.report(progress);
+        });
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (cancelled() && state.regionsDone < todo.size())
-        throw runtimeFailure("interrupted: labels of " + std::to_string(state.regionsDone) +
+    if (job.cancelled() && regionsDone < todo.size())
+        throw jobCancelled("interrupted: labels of " + std::to_string(regionsDone) +
                              " of " + std::to_string(todo.size()) +
                              " regions were written; run the same command again to resume");
     return summary;

@@ -1,4 +1,4 @@
-#include "store/DatasetBuilder.h"
+#include "pipeline/DatasetBuilder.h"
 
 #include "common/ConcordeError.h"
 #include "common/SplitMix64.h"
@@ -6,11 +6,11 @@
 #include "features/GridSeriesSource.h"
 #include "params/ParameterSpace.h"
 #include "refsim/ReferenceSimulator.h"
-#include "store/DatabaseBuilder.h"
+#include "pipeline/DatabaseBuilder.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
-#include "store/RegionLabeler.h"
+#include "pipeline/RegionLabeler.h"
 #include "store/StoredRegionSeries.h"
 #include "trace/TraceReader.h"
 
@@ -47,8 +47,7 @@ struct RegionWork {
 DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const BoundsGrid& grid,
                             const std::string& sources, const std::filesystem::path& output,
                             const DatasetBuilder::Options& requested,
-                            const DatasetBuilder::ProgressCallback& progress,
-                            const std::atomic<bool>* cancel) {
+                            const JobControl& job) {
     const auto started = std::chrono::steady_clock::now();
     DatasetBuilder::Options options = requested;
     std::sort(options.holdOut.begin(), options.holdOut.end());
@@ -120,7 +119,7 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
     std::mutex outputMutex;
     std::size_t done = 0;
     std::exception_ptr failure;
-    const auto cancelled = [&] { return cancel && cancel->load(); };
+    const auto cancelled = [&] { return job.cancelled(); };
     tbb::task_arena arena(options.jobs ? static_cast<int>(options.jobs)
                                        : tbb::task_arena::automatic);
     arena.execute([&] {
@@ -168,9 +167,14 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                 file.write(samples);
                 done += samples.size();
                 summary.written += samples.size();
-                if (progress)
-                    progress({done, toDo,
-                              region.program + " region " + std::to_string(region.regionIndex)});
+                JobProgress progress;
+                progress.done = done;
+                progress.total = toDo;
+                progress.item = std::to_string(done) + "/" + std::to_string(toDo) + " samples";
+                progress.log = "[" + std::to_string(done) + "/" + std::to_string(toDo) + "] " +
+                               region.program + " region " + std::to_string(region.regionIndex) +
+                               " done";
+                job.report(progress);
             } catch (...) {
                 std::lock_guard lock(outputMutex);
                 if (!failure)
@@ -184,7 +188,7 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (cancelled())
-        throw runtimeFailure("dataset: interrupted after " + std::to_string(summary.written) +
+        throw jobCancelled("dataset: interrupted after " + std::to_string(summary.written) +
                              " new samples; run the same command again to resume");
     return summary;
 }
@@ -225,8 +229,7 @@ std::string DatasetBuilder::splitOf(const std::string& program, std::uint32_t re
 DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path& database,
                                                      const std::filesystem::path& output,
                                                      const Options& options,
-                                                     const ProgressCallback& progress,
-                                                     const std::atomic<bool>* cancel) {
+                                                     const JobControl& job) {
     auto db = std::make_shared<FeatureDatabase>(FeatureDatabase::openReadOnly(database));
     auto lock = std::make_shared<std::mutex>(); // one SQLite connection
     const BuildSettings settings = db->buildSettings();
@@ -259,13 +262,13 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
                               {"window", settings.windowSize}};
     if (options.balancedFraction > 0) // absent when 0, as in files drawn before the option
         sources["balanced"] = options.balancedFraction;
-    return run(regions, settings.grid, sources.dump(), output, options, progress, cancel);
+    return run(regions, settings.grid, sources.dump(), output, options, job);
 }
 
 DatasetBuilder::Summary
 DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces, const BoundsGrid& grid,
                            const std::filesystem::path& output, const Options& options,
-                           const ProgressCallback& progress, const std::atomic<bool>* cancel) {
+                           const JobControl& job) {
     if (traces.empty())
         throw usageError("dataset: no traces given");
     std::vector<RegionInput> regions;
@@ -304,7 +307,7 @@ DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces, con
     nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
     if (options.balancedFraction > 0)
         sources["balanced"] = options.balancedFraction;
-    return run(regions, grid, sources.dump(), output, options, progress, cancel);
+    return run(regions, grid, sources.dump(), output, options, job);
 }
 
 } // namespace concorde

@@ -2,7 +2,7 @@
 
 #include "ml/ModelAccuracy.h"
 #include "params/CoreConfig.h"
-#include "store/ConfigChecker.h"
+#include "explore/ConfigChecker.h"
 
 #include <cstdint>
 #include <limits>

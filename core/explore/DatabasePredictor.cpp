@@ -1,4 +1,4 @@
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 
 #include "common/ConcordeError.h"
 #include "features/FeatureAssembler.h"
@@ -27,37 +27,20 @@ std::unique_ptr<BlockPrecomputedMlp> DatabasePredictor::precompute(const CpiMode
 
 DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
                                      const std::vector<std::string>& programs,
-                                     const Progress& progress)
+                                     const JobControl& job)
+    : DatabasePredictor(database, std::move(model), RegionCatalog::read(database).only(programs),
+                        job) {}
+
+DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
+                                     const RegionCatalog& catalog, const JobControl& job)
     : model_(std::move(model)), grid_(database.buildSettings().grid) {
     model_.check(database.path().string());
-    std::map<std::int64_t, std::string> names;
-    std::vector<std::string> known;
-    for (const auto& p : database.programs()) {
-        names[p.id] = p.name;
-        known.push_back(p.name);
+    for (const RegionCatalog::Program& program : catalog.programs()) {
+        programs_.push_back(program.name);
+        programRegions_.push_back(program.regions);
     }
-    for (const auto& wanted : programs)
-        if (std::find(known.begin(), known.end(), wanted) == known.end()) {
-            std::string list;
-            for (const auto& k : known)
-                list += (list.empty() ? "" : ", ") + k;
-            throw usageError("the database has no program '" + wanted + "' (it has: " + list + ")");
-        }
-    for (const auto& row : database.regions()) {
-        const std::string& program = names.at(row.programId);
-        if (!row.complete || (!programs.empty() && std::find(programs.begin(), programs.end(),
-                                                             program) == programs.end()))
-            continue;
-        auto it = std::find(programs_.begin(), programs_.end(), program);
-        if (it == programs_.end()) {
-            programs_.push_back(program);
-            programRegions_.emplace_back();
-            it = programs_.end() - 1;
-        }
-        programRegions_[static_cast<std::size_t>(it - programs_.begin())].push_back(
-            regions_.size());
-        regions_.push_back({row.id, program, row.regionIndex, row.length});
-    }
+    for (const RegionCatalog::Region& region : catalog.regions())
+        regions_.push_back({region.id, region.program, region.regionIndex, region.length});
     if (regions_.empty())
         throw badInput(database.path().string() + " has no complete region to predict");
 
@@ -69,10 +52,10 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
     tbb::enumerable_thread_specific<std::unique_ptr<FeatureDatabase>> connections;
     std::mutex failureMutex;
     std::atomic<std::size_t> done{0};
-    std::atomic<bool> cancelled{false};
+    std::atomic<bool> failed{false};
     std::exception_ptr failure;
     tbb::parallel_for(std::size_t(0), regions_.size(), std::size_t(1), [&](std::size_t r) {
-        if (cancelled)
+        if (failed || job.cancelled())
             return;
         try {
             auto& connection = connections.local();
@@ -85,16 +68,14 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
             std::lock_guard lock(failureMutex);
             if (!failure)
                 failure = std::current_exception();
-            cancelled = true;
+            failed = true;
             return;
         }
-        if (progress && !progress(++done, regions_.size()))
-            cancelled = true;
+        job.report(++done, regions_.size());
     });
     if (failure)
         std::rethrow_exception(failure);
-    if (cancelled)
-        throw runtimeFailure("loading the predictions was cancelled");
+    job.throwIfCancelled("loading the predictions");
 }
 
 const std::vector<std::size_t>& DatabasePredictor::regionsOf(const std::string& program) const {

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "common/JobControl.h"
+#include "store/RegionCatalog.h"
+
 #include "features/ParameterGrid.h"
 #include "ml/BlockPrecomputedMlp.h"
 #include "ml/CpiModel.h"
@@ -31,14 +34,14 @@ public:
         std::uint32_t regionIndex = 0;
         std::uint64_t length = 0; ///< measured instructions (the region's weight)
     };
-    /// Called after each region is ready (from worker threads); returning false cancels
-    /// (a runtime ConcordeError is thrown).
-    using Progress = std::function<bool(std::size_t done, std::size_t total)>;
-
     /// Loads the complete regions of `programs` (every program when empty; an unknown name is a
-    /// usage error listing the programs) and precomputes them in parallel.
+    /// usage error listing the programs) and precomputes them in parallel. `job` counts the
+    /// regions ready (reports come from worker threads); a cancel throws jobCancelled.
     DatabasePredictor(FeatureDatabase& database, CpiModel model,
-                      const std::vector<std::string>& programs = {}, const Progress& progress = {});
+                      const std::vector<std::string>& programs = {}, const JobControl& job = {});
+    /// The same over the regions of `catalog` (read once from `database` by the caller).
+    DatabasePredictor(FeatureDatabase& database, CpiModel model, const RegionCatalog& catalog,
+                      const JobControl& job = {});
 
     /// The precomputed predictor of one region from its series (used here and by evaluate).
     static std::unique_ptr<BlockPrecomputedMlp>

@@ -23,10 +23,10 @@ public:
         AccuracyReport test;
         AccuracyReport heldOut;
     };
-    /// `progress(epoch, trainLoss, validationLoss)`; returning false stops early. Several
-    /// datasets (e.g. more programs drawn later) are pooled; their feature layouts must agree.
+    /// `job` follows the epochs (MlpTrainer::train). Several datasets (e.g. more programs drawn
+    /// later) are pooled; their feature layouts must agree.
     static Result train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
-                        const std::function<bool(int, double, double)>& progress = {});
+                        const JobControl& job = {});
 
     /// The model and both baselines on `samples` (plain forward pass on the stored features).
     static AccuracyReport evaluate(const CpiModel& model,

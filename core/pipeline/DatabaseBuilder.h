@@ -1,14 +1,14 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "bounds/GridBounds.h"
+#include "common/JobControl.h"
 #include "store/DatabaseRows.h"
 #include "store/SeriesCatalog.h"
 #include "store/SeriesGroupCodec.h"
 #include "store/Shard.h"
 
-#include <atomic>
 #include <filesystem>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,28 +34,12 @@ public:
     struct Options {
         std::vector<std::filesystem::path> traces;
         BoundsGrid grid = defaultBoundsGrid();
-        std::uint32_t windowSize = 400;
+        std::uint32_t windowSize = kDefaultWindowSize;
         unsigned jobs = 0; ///< 0: every core
         Shard shard;
         int seriesLevel = SeriesGroupCodec::kDefaultLevel;
         std::string createdBy = "concorde build-db";
     };
-
-    /// Reported after registration, as memory configurations finish, and after each commit.
-    /// Calls are serialised (never concurrent), possibly from different threads.
-    struct Progress {
-        std::size_t regionsInShard = 0;  ///< regions this run is responsible for
-        std::size_t alreadyComplete = 0; ///< of those, complete before this run
-        std::size_t regionsBuilt = 0;    ///< committed by this run so far
-        std::size_t stepsDone = 0;       ///< memory configurations computed, over all regions
-        std::size_t stepsTotal = 0;      ///< memory configurations to compute in this run
-        bool regionCommitted = false;    ///< this report is for a commit:
-        std::string region;              ///< which region ("gzip-decompress region 2")
-        double regionSeconds = 0;        ///< its wall time from read to commit
-        std::uint64_t regionSeriesBytes = 0;
-        std::uint64_t regionRecordBytes = 0;
-    };
-    using ProgressFn = std::function<void(const Progress&)>;
 
     struct Summary {
         std::size_t regionsInShard = 0;
@@ -66,11 +50,14 @@ public:
         double seconds = 0;
     };
 
-    /// Builds into `db` (open for writing). With `cancel` set (e.g. by a SIGINT handler) it
-    /// stops after committed regions and throws a runtime ConcordeError saying how to resume.
-    static Summary build(FeatureDatabase& db, const Options& options,
-                         const ProgressFn& progress = {},
-                         const std::atomic<bool>* cancel = nullptr);
+    /// Builds into `db` (open for writing).
+    ///
+    /// Progress counts memory configurations computed over all regions of this run, with the
+    /// regions committed as the item ("3/12 regions"). Log lines: one after registration (how
+    /// many regions the shard has, how many are already complete) and one per committed region
+    /// with its size and wall time. A cancelled job stops after the regions it committed and
+    /// throws jobCancelled saying how to resume.
+    static Summary build(FeatureDatabase& db, const Options& options, const JobControl& job = {});
 
     /// The program name for a trace file: its stem ("data/gzip-decompress.ctrace" →
     /// "gzip-decompress").

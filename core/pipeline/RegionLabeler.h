@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bounds/GridBounds.h"
+#include "common/JobControl.h"
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
 #include "store/Shard.h"
@@ -33,13 +34,6 @@ public:
         unsigned jobs = 0; ///< 0: every core
         Shard shard;       ///< over complete regions, in region id order
     };
-    /// Reported after each region (serialised calls).
-    struct Progress {
-        std::size_t regions = 0; ///< regions of the shard with something to label
-        std::size_t regionsDone = 0;
-        std::size_t labelsWritten = 0;
-        std::string region;
-    };
     struct Summary {
         std::size_t regions = 0; ///< complete regions in the shard
         std::size_t labelsWritten = 0;
@@ -47,9 +41,10 @@ public:
         double seconds = 0;
     };
 
-    static Summary label(FeatureDatabase& db, const Options& options,
-                         const std::function<void(const Progress&)>& progress = {},
-                         const std::atomic<bool>* cancel = nullptr);
+    /// Progress counts the regions of the shard that have something to label, with a log line
+    /// per region written. A cancelled job writes no partial region and throws jobCancelled
+    /// saying how to resume.
+    static Summary label(FeatureDatabase& db, const Options& options, const JobControl& job = {});
 
     /// The `draw`-th random configuration of a region (see the class comment).
     static CoreConfig randomConfig(const BoundsGrid& grid, std::uint64_t seed,

@@ -1,7 +1,7 @@
-#include "store/RegionValueFunction.h"
+#include "explore/RegionValueFunction.h"
 
 #include "common/ConcordeError.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 
 #include <algorithm>
 #include <array>

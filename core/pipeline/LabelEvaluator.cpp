@@ -1,10 +1,10 @@
-#include "store/LabelEvaluator.h"
+#include "pipeline/LabelEvaluator.h"
 
 #include "common/ConcordeError.h"
 #include "features/FeatureAssembler.h"
 #include "ml/CpiModel.h"
 #include "params/ParameterSpace.h"
-#include "store/DatabasePredictor.h"
+#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 #include "store/StoredRegionSeries.h"
 

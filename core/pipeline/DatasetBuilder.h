@@ -1,12 +1,12 @@
 #pragma once
 
+#include "params/MethodConstants.h"
 #include "bounds/GridBounds.h"
+#include "common/JobControl.h"
 #include "params/CoreConfig.h"
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,7 +34,7 @@ public:
         std::vector<std::string> holdOut;
         unsigned jobs = 0; ///< 0: every core
         int percentiles = 10;
-        std::uint32_t windowSize = 400; ///< traces only (a database has its own)
+        std::uint32_t windowSize = kDefaultWindowSize; ///< traces only (a database has its own)
         /// An earlier dataset drawn with the same seed and inputs (e.g. before a feature layout
         /// change): draws found there with the same region and configuration take its label
         /// instead of a new simulation. Only the features are recomputed.
@@ -44,11 +44,6 @@ public:
         /// model trained on them alone extrapolates at presets like `big`.
         double balancedFraction = 0;
     };
-    struct Progress {
-        std::size_t samplesDone = 0; ///< this run
-        std::size_t samplesToDo = 0; ///< this run
-        std::string region;
-    };
     struct Summary {
         std::size_t written = 0;
         std::size_t existing = 0; ///< draws already in the file
@@ -56,19 +51,19 @@ public:
         std::size_t total = 0; ///< samples in the file afterwards
         double seconds = 0;
     };
-    using ProgressCallback = std::function<void(const Progress&)>;
 
+    /// Progress counts the samples this run draws, with a log line per region written. A
+    /// cancelled job keeps every region it wrote and throws jobCancelled saying how to resume.
+    ///
     /// From a feature database: its stored series and trace records; configurations on its grid.
     static Summary fromDatabase(const std::filesystem::path& database,
                                 const std::filesystem::path& output, const Options& options,
-                                const ProgressCallback& progress = {},
-                                const std::atomic<bool>* cancel = nullptr);
+                                const JobControl& job = {});
     /// From .ctrace files: each region's series computed over `grid` as build-db would
     /// (seconds per region), then sampled the same way.
     static Summary fromTraces(const std::vector<std::filesystem::path>& traces,
                               const BoundsGrid& grid, const std::filesystem::path& output,
-                              const Options& options, const ProgressCallback& progress = {},
-                              const std::atomic<bool>* cancel = nullptr);
+                              const Options& options, const JobControl& job = {});
 
     /// A balanced core: one size level drawn uniformly, every numeric parameter at about that
     /// position of its grid (miss rate mirrored), choices uniform. A pure function of the draw.

@@ -1,9 +1,10 @@
 #pragma once
 
 #include "ml/ModelAccuracy.h"
-#include "store/ConfigChecker.h"
-#include "store/DatabasePredictor.h"
-#include "store/ExplorerPrediction.h"
+#include "explore/ConfigChecker.h"
+#include "explore/DatabasePredictor.h"
+#include "store/RegionCatalog.h"
+#include "explore/ExplorerPrediction.h"
 #include "store/FeatureDatabase.h"
 
 #include <filesystem>
@@ -26,22 +27,22 @@ namespace concorde {
 /// thread and predicts from another while the user drags sliders.
 class ExplorerModel {
 public:
-    /// Called from worker threads as regions finish; returning false cancels the open.
-    using Progress = DatabasePredictor::Progress;
-
     /// Opens `path` read-only and loads its model `modelName` (the newest when empty). Throws a
     /// ConcordeError with a message for the user: the file is missing, not a feature database or
     /// damaged (FeatureDatabase::openReadOnly), has no model or no complete region, or the user
-    /// cancelled (runtime error "... cancelled").
+    /// cancelled through `job` (jobCancelled). `job` counts the regions precomputed.
     static std::unique_ptr<ExplorerModel> open(const std::filesystem::path& path,
                                                const std::string& modelName = {},
-                                               const Progress& progress = {});
+                                               const JobControl& job = {});
     /// Uses an already-open database and model (tests, `--model-from`).
-    ExplorerModel(FeatureDatabase database, CpiModel model, const Progress& progress = {});
+    ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job = {});
 
     const std::filesystem::path& path() const { return path_; }
     const CpiModel& model() const { return predictor_->model(); }
     const DatabasePredictor& predictor() const { return *predictor_; }
+    /// The database's programs and complete regions, read once at open (the predictor's regions
+    /// are these, in this order).
+    const RegionCatalog& regionCatalog() const { return catalog_; }
     /// The database's grid: the values sliders may take.
     const ParameterGrid& grid() const { return checker_.grid(); }
     const ConfigChecker& checker() const { return checker_; }
@@ -93,6 +94,7 @@ private:
     std::filesystem::path path_;
     mutable FeatureDatabase database_;
     mutable std::mutex databaseMutex_;
+    RegionCatalog catalog_; ///< read once; the predictor and the GUI's bounds share it
     std::unique_ptr<DatabasePredictor> predictor_;
     ConfigChecker checker_;
     ModelAccuracy accuracy_;

@@ -1,19 +1,19 @@
-#include "store/DatabaseBuilder.h"
+#include "pipeline/DatabaseBuilder.h"
 
 #include "common/ConcordeError.h"
+#include "pipeline/OrderedPipeline.h"
 #include "store/FeatureDatabase.h"
 #include "store/RecordBlobCodec.h"
 #include "store/SqliteTransaction.h"
 #include "trace/TraceReader.h"
 
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
 
 namespace concorde {
 namespace {
@@ -27,6 +27,18 @@ struct Pending {
     std::uint64_t warmup = 0;
     std::string label;
 };
+
+std::string kilobytes(std::uint64_t bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f kB", static_cast<double>(bytes) / 1024.0);
+    return text;
+}
+
+std::string secondsText(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f s", seconds);
+    return text;
+}
 
 struct Work {
     Pending pending;
@@ -80,8 +92,7 @@ RegionData DatabaseBuilder::encodeRegion(const SeriesCatalog& catalog,
 }
 
 DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Options& options,
-                                                const ProgressFn& progress,
-                                                const std::atomic<bool>* cancel) {
+                                                const JobControl& job) {
     if (options.traces.empty())
         throw usageError("no traces to build the database from");
     const auto started = Clock::now();
@@ -145,88 +156,78 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
     summary.alreadyComplete = summary.regionsInShard - pending.size();
 
     const SeriesCatalog& catalog = db.catalog();
-    std::mutex progressMutex;
-    Progress state;
-    state.regionsInShard = summary.regionsInShard;
-    state.alreadyComplete = summary.alreadyComplete;
-    state.stepsTotal = pending.size() * catalog.memoryConfigs().size();
-    const auto report = [&](const std::function<void(Progress&)>& update) {
-        std::lock_guard lock(progressMutex);
-        update(state);
-        if (progress)
-            progress(state);
-        state.regionCommitted = false;
+    const std::size_t stepsTotal = pending.size() * catalog.memoryConfigs().size();
+    std::atomic<std::size_t> stepsDone{0};
+    std::atomic<std::size_t> built{0}; // summary.regionsBuilt, readable from compute threads
+    const auto builtText = [&] {
+        return std::to_string(built.load()) + "/" + std::to_string(pending.size()) +
+               " regions";
     };
-    report([](Progress&) {});
-    const auto cancelled = [&] { return cancel && cancel->load(); };
+    {
+        JobProgress start;
+        start.total = stepsTotal;
+        start.item = builtText();
+        start.log = std::to_string(summary.regionsInShard) + " regions" +
+                    (options.shard.all() ? "" : " in shard " + options.shard.toString()) + ", " +
+                    std::to_string(summary.alreadyComplete) + " already complete, " +
+                    std::to_string(pending.size()) + " to build";
+        job.report(start);
+    }
 
-    const int concurrency =
-        options.jobs ? static_cast<int>(options.jobs) : tbb::task_arena::automatic;
-    tbb::task_arena arena(concurrency);
-    const auto tokens = static_cast<std::size_t>(std::max(1, arena.max_concurrency()));
     std::size_t next = 0;
     try {
-        arena.execute([&] {
-            tbb::parallel_pipeline(
-                tokens,
-                tbb::make_filter<void, std::shared_ptr<Work>>(
-                    tbb::filter_mode::serial_in_order,
-                    [&](tbb::flow_control& flow) -> std::shared_ptr<Work> {
-                        if (next >= pending.size() || cancelled()) {
-                            flow.stop();
-                            return nullptr;
-                        }
-                        auto work = std::make_shared<Work>();
-                        work->pending = pending[next++];
-                        work->start = Clock::now();
-                        readers[work->pending.trace]->readRegion(work->pending.regionIndex,
-                                                                 work->records);
-                        return work;
-                    }) &
-                    tbb::make_filter<std::shared_ptr<Work>, std::shared_ptr<Work>>(
-                        tbb::filter_mode::parallel,
-                        [&](std::shared_ptr<Work> work) {
-                            const GridBounds::Result result = GridBounds::build(
-                                work->records, work->pending.warmup, options.grid,
-                                options.windowSize, [&](std::size_t, std::size_t) {
-                                    report([](Progress& p) { ++p.stepsDone; });
-                                    return !cancelled();
-                                });
-                            catalog.requireMatches(result);
-                            work->data =
-                                encodeRegion(catalog, result, work->records, options.seriesLevel);
-                            work->records = {};
-                            return work;
-                        }) &
-                    tbb::make_filter<std::shared_ptr<Work>, void>(
-                        tbb::filter_mode::serial_in_order, [&](std::shared_ptr<Work> work) {
-                            db.writeRegionData(work->pending.regionId, work->data);
-                            std::uint64_t seriesBytes = 0;
-                            for (const auto& group : work->data.groups)
-                                seriesBytes += group.data.size();
-                            const std::uint64_t recordBytes = work->data.records.data.size();
-                            summary.seriesBytes += seriesBytes;
-                            summary.recordBytes += recordBytes;
-                            ++summary.regionsBuilt;
-                            const double seconds =
-                                std::chrono::duration<double>(Clock::now() - work->start).count();
-                            report([&](Progress& p) {
-                                ++p.regionsBuilt;
-                                p.regionCommitted = true;
-                                p.region = work->pending.label;
-                                p.regionSeconds = seconds;
-                                p.regionSeriesBytes = seriesBytes;
-                                p.regionRecordBytes = recordBytes;
-                            });
-                        }));
-        });
+        runOrderedPipeline<Work>(
+            options.jobs,
+            [&]() -> std::shared_ptr<Work> {
+                if (next >= pending.size() || job.cancelled())
+                    return nullptr;
+                auto work = std::make_shared<Work>();
+                work->pending = pending[next++];
+                work->start = Clock::now();
+                readers[work->pending.trace]->readRegion(work->pending.regionIndex, work->records);
+                return work;
+            },
+            [&](Work& work) {
+                // Each memory configuration finished is one step of the whole run.
+                const JobControl steps = job.nested([&](const JobProgress&) {
+                    job.report(++stepsDone, stepsTotal, builtText());
+                });
+                const GridBounds::Result result = GridBounds::build(
+                    work.records, work.pending.warmup, options.grid, options.windowSize, steps);
+                catalog.requireMatches(result);
+                work.data = encodeRegion(catalog, result, work.records, options.seriesLevel);
+                work.records = {};
+            },
+            [&](Work& work) {
+                db.writeRegionData(work.pending.regionId, work.data);
+                std::uint64_t seriesBytes = 0;
+                for (const auto& group : work.data.groups)
+                    seriesBytes += group.data.size();
+                const std::uint64_t recordBytes = work.data.records.data.size();
+                summary.seriesBytes += seriesBytes;
+                summary.recordBytes += recordBytes;
+                ++summary.regionsBuilt;
+                ++built;
+                const double seconds =
+                    std::chrono::duration<double>(Clock::now() - work.start).count();
+                JobProgress committed;
+                committed.done = stepsDone.load();
+                committed.total = stepsTotal;
+                committed.item = builtText();
+                committed.log = "[" + std::to_string(summary.alreadyComplete + summary.regionsBuilt) +
+                                "/" + std::to_string(summary.regionsInShard) + "] " +
+                                work.pending.label + " committed: series " +
+                                kilobytes(seriesBytes) + ", records " + kilobytes(recordBytes) +
+                                ", " + secondsText(seconds);
+                job.report(committed);
+            });
     } catch (const ConcordeError&) {
-        if (!cancelled())
+        if (!job.cancelled())
             throw;
     }
     summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
-    if (cancelled() && summary.regionsBuilt < pending.size())
-        throw runtimeFailure("interrupted: " + std::to_string(summary.regionsBuilt) + " of " +
+    if (job.cancelled() && summary.regionsBuilt < pending.size())
+        throw jobCancelled("interrupted: " + std::to_string(summary.regionsBuilt) + " of " +
                              std::to_string(pending.size()) +
                              " regions were built and committed in this run; run the same "
                              "command again to resume");

@@ -1,4 +1,4 @@
-#include "store/ExplorerModel.h"
+#include "explore/ExplorerModel.h"
 
 #include "common/ConcordeError.h"
 
@@ -18,7 +18,7 @@ constexpr std::size_t kRegionGrain = 16;
 
 std::unique_ptr<ExplorerModel> ExplorerModel::open(const std::filesystem::path& path,
                                                    const std::string& modelName,
-                                                   const Progress& progress) {
+                                                   const JobControl& job) {
     FeatureDatabase database = FeatureDatabase::openReadOnly(path);
     std::optional<CpiModel> model = database.readModel(modelName);
     if (!model) {
@@ -29,22 +29,19 @@ std::unique_ptr<ExplorerModel> ExplorerModel::open(const std::filesystem::path& 
                        "one with: concorde dataset, then concorde train --db " +
                        path.filename().string());
     }
-    return std::make_unique<ExplorerModel>(std::move(database), std::move(*model), progress);
+    return std::make_unique<ExplorerModel>(std::move(database), std::move(*model), job);
 }
 
-ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const Progress& progress)
+ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job)
     : path_(database.path()), database_(std::move(database)),
-      predictor_(std::make_unique<DatabasePredictor>(database_, std::move(model),
-                                                     std::vector<std::string>{}, progress)),
+      catalog_(RegionCatalog::read(database_)),
+      predictor_(std::make_unique<DatabasePredictor>(database_, std::move(model), catalog_, job)),
       checker_(predictor_->grid(),
                ConfigChecker::trainedValuesFromMetrics(predictor_->model().metrics)),
       accuracy_(ModelAccuracy::fromMetrics(predictor_->model().metrics)) {
-    std::map<std::int64_t, std::optional<std::int64_t>> phaseOf;
-    for (const RegionRow& row : database_.regions())
-        phaseOf[row.id] = row.phase;
-    phases_.reserve(predictor_->regions().size());
-    for (const auto& region : predictor_->regions())
-        phases_.push_back(phaseOf[region.regionId]);
+    phases_.reserve(catalog_.regions().size());
+    for (const RegionCatalog::Region& region : catalog_.regions())
+        phases_.push_back(region.phase);
 }
 
 bool ExplorerModel::hasProgram(const std::string& program) const {

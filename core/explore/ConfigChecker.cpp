@@ -1,4 +1,4 @@
-#include "store/ConfigChecker.h"
+#include "explore/ConfigChecker.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "store/ModelTraining.h"
+#include "pipeline/ModelTraining.h"
 
 #include "common/ConcordeError.h"
 #include "store/DatasetFile.h"
@@ -43,7 +43,7 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
 
 ModelTraining::Result
 ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
-                     const std::function<bool(int, double, double)>& progress) {
+                     const JobControl& job) {
     if (datasets.empty())
         throw usageError("training needs at least one dataset");
     const FeatureLayout layout = datasets.front()->layout();
@@ -84,7 +84,7 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     result.model.normalizer = FeatureNormalizer::fit(raw);
     const Eigen::MatrixXf normalised = result.model.normalizer.apply(raw);
     result.model.linear = LinearBaseline::fit(normalised, targets);
-    result.model.mlp = MlpTrainer(options).train(normalised, targets, result.report, progress);
+    result.model.mlp = MlpTrainer(options).train(normalised, targets, result.report, job);
 
     result.test = evaluate(result.model, testSamples);
     result.heldOut = evaluate(result.model, heldOutSamples);
