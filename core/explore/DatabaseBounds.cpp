@@ -1,5 +1,7 @@
 #include "explore/DatabaseBounds.h"
 
+#include "explore/LoadInParallel.h"
+
 #include "common/ConcordeError.h"
 #include "explore/BoundResources.h"
 #include "params/CoreConfig.h"
@@ -36,37 +38,14 @@ DatabaseBounds DatabaseBounds::load(FeatureDatabase& database, const RegionCatal
     const auto index = StoredRegionSeries::indexFor(seriesCatalog);
     const std::string file = database.path().string();
     result.series_.resize(result.regions_.size());
-    std::mutex databaseMutex;
-    std::atomic<std::size_t> done{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr failure;
-    tbb::parallel_for(std::size_t(0), result.regions_.size(), std::size_t(1), [&](std::size_t r) {
-        if (failed || job.cancelled())
-            return;
-        const Region& region = result.regions_[r];
-        try {
-            std::vector<SeriesGroupBlob> blobs;
-            std::string description;
-            {
-                std::lock_guard lock(databaseMutex); // one SQLite connection
-                blobs = database.seriesGroupBlobs(region.id);
-                description = file + ": " + database.describeRegion(region.id);
-            }
-            result.series_[r] = CompactRegionSeries::decode(
-                blobs, BoundResources::seriesGroups(), seriesCatalog, index, region.length,
-                settings.windowSize, std::move(description));
-        } catch (...) {
-            std::lock_guard lock(databaseMutex);
-            if (!failure)
-                failure = std::current_exception();
-            failed = true;
-            return;
-        }
-        job.report(++done, result.regions_.size());
-    });
-    if (failure)
-        std::rethrow_exception(failure);
-    job.throwIfCancelled("loading the bounds");
+    loadInParallel(database.path(), result.regions_.size(), job, "loading the bounds",
+                   [&](std::size_t r, FeatureDatabase& connection) {
+                       const Region& region = result.regions_[r];
+                       result.series_[r] = CompactRegionSeries::decode(
+                           connection.seriesGroupBlobs(region.id), BoundResources::seriesGroups(),
+                           seriesCatalog, index, region.length, settings.windowSize,
+                           file + ": " + connection.describeRegion(region.id));
+                   });
     return result;
 }
 

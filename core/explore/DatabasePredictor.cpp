@@ -1,5 +1,7 @@
 #include "explore/DatabasePredictor.h"
 
+#include "explore/LoadInParallel.h"
+
 #include "common/ConcordeError.h"
 #include "features/FeatureAssembler.h"
 #include "store/FeatureDatabase.h"
@@ -46,36 +48,12 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
 
     const auto index = StoredRegionSeries::indexFor(database.catalog());
     predictors_.resize(regions_.size());
-    // One read-only connection per worker thread: reading and decoding the stored series is a
-    // third of the work, and one shared connection would serialise it.
-    const std::filesystem::path path = database.path();
-    tbb::enumerable_thread_specific<std::unique_ptr<FeatureDatabase>> connections;
-    std::mutex failureMutex;
-    std::atomic<std::size_t> done{0};
-    std::atomic<bool> failed{false};
-    std::exception_ptr failure;
-    tbb::parallel_for(std::size_t(0), regions_.size(), std::size_t(1), [&](std::size_t r) {
-        if (failed || job.cancelled())
-            return;
-        try {
-            auto& connection = connections.local();
-            if (!connection)
-                connection = std::make_unique<FeatureDatabase>(FeatureDatabase::openReadOnly(path));
-            const StoredRegionSeries series =
-                StoredRegionSeries::load(*connection, regions_[r].regionId, index);
-            predictors_[r] = precompute(model_, grid_, series);
-        } catch (...) {
-            std::lock_guard lock(failureMutex);
-            if (!failure)
-                failure = std::current_exception();
-            failed = true;
-            return;
-        }
-        job.report(++done, regions_.size());
-    });
-    if (failure)
-        std::rethrow_exception(failure);
-    job.throwIfCancelled("loading the predictions");
+    loadInParallel(database.path(), regions_.size(), job, "loading the predictions",
+                   [&](std::size_t r, FeatureDatabase& connection) {
+                       const StoredRegionSeries series =
+                           StoredRegionSeries::load(connection, regions_[r].regionId, index);
+                       predictors_[r] = precompute(model_, grid_, series);
+                   });
 }
 
 const std::vector<std::size_t>& DatabasePredictor::regionsOf(const std::string& program) const {
