@@ -4,10 +4,12 @@
 #include "analysis/MemoryConfig.h"
 #include "analysis/MemorySystemSpec.h"
 #include "analysis/SimplePredictor.h"
+#include "analysis/WarmState.h"
 #include "params/CoreConfig.h"
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace concorde {
@@ -34,6 +36,9 @@ struct AnnotatedRegion {
 
     std::vector<AnnotatedInstruction> instructions;
     std::uint64_t warmup = 0; ///< warm-up records that preceded the measured ones
+    /// The functional warm-up state the models started from (null: cold, then the warm-up
+    /// records).
+    std::shared_ptr<const WarmState> warm;
     MemoryConfig memoryConfig;
     MemorySystemSpec spec;
     std::uint32_t lineCount = 0;    ///< distinct lines first-loaded by measured loads

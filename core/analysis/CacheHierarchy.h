@@ -40,6 +40,8 @@ public:
                         std::uint32_t size = 1);
     /// An instruction fetch of the line holding `address`.
     MemLevel accessInstruction(std::uint64_t address);
+    /// A data access of one line that does not train the prefetcher (rebuilding a warm state).
+    MemLevel warmDataLine(std::uint64_t line) { return accessLine(l1d_, line); }
 
     /// Load-to-use latency of `level` from the spec.
     std::uint32_t latency(MemLevel level) const { return spec_.latency(level); }

@@ -19,19 +19,21 @@ RegionAnalyzer::RegionAnalyzer(const MemorySystemSpec& spec, const LatencyTable&
 }
 
 AnnotatedRegion RegionAnalyzer::analyze(std::span<const TraceRecord> records, std::uint64_t warmup,
-                                        const MemoryConfig& config) const {
+                                        const MemoryConfig& config,
+                                        std::shared_ptr<const WarmState> warm) const {
     if (warmup > records.size())
         throw badInput("region warm-up of " + std::to_string(warmup) + " records exceeds its " +
                        std::to_string(records.size()) + " records");
     AnnotatedRegion region;
     region.warmup = warmup;
     region.spec = spec_;
+    region.warm = std::move(warm);
     region.instructions.resize(records.size() - warmup);
     AnnotatedRegion::Stats& stats = region.stats;
     stats.instructions = region.instructions.size();
 
     DependencyAnalyzer dependencies;
-    TagePredictor tage(tage_);
+    TagePredictor tage = region.warm ? region.warm->tagePredictor(tage_) : TagePredictor(tage_);
     const auto base = static_cast<std::int32_t>(warmup);
     for (std::size_t i = 0; i < records.size(); ++i) {
         const TraceRecord& r = records[i];
@@ -70,6 +72,8 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
                        " records do not match a region of " + std::to_string(warmup) + " + " +
                        std::to_string(region.instructions.size()));
     CacheHierarchy hierarchy(config, spec_);
+    if (region.warm)
+        region.warm->warm(hierarchy);
     const std::uint32_t shift = spec_.lineShift();
     AnnotatedRegion::Stats& stats = region.stats;
     stats.loads = stats.stores = stats.fetchAccesses = 0;

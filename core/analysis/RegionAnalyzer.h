@@ -5,6 +5,7 @@
 #include "analysis/MemoryConfig.h"
 #include "analysis/MemorySystemSpec.h"
 #include "analysis/TagePredictor.h"
+#include "analysis/WarmState.h"
 #include "trace/TraceRecord.h"
 
 #include <cstdint>
@@ -37,9 +38,12 @@ public:
     explicit RegionAnalyzer(const MemorySystemSpec& spec = {}, const LatencyTable& latencies = {},
                             const TagePredictor::Geometry& tage = {});
 
-    /// Full analysis. Throws a bad-input ConcordeError if warmup > records.size().
+    /// Full analysis. Throws a bad-input ConcordeError if warmup > records.size(). With `warm`,
+    /// the caches, prefetcher and TAGE start from that functional warm-up state instead of cold
+    /// (the region keeps it, so annotateMemory() starts from it too).
     AnnotatedRegion analyze(std::span<const TraceRecord> records, std::uint64_t warmup,
-                            const MemoryConfig& config) const;
+                            const MemoryConfig& config,
+                            std::shared_ptr<const WarmState> warm = {}) const;
 
     /// Recomputes the memory-dependent annotations of `region` (levels, latencies, line and
     /// episode ids, memory stats) for `config`. `records` must be the records `region` was

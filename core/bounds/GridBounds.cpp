@@ -44,7 +44,8 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 
 GridBounds::Result
 GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
-                  const BoundsGrid& grid, std::uint32_t windowSize, const JobControl& job) {
+                  const BoundsGrid& grid, std::uint32_t windowSize, const JobControl& job,
+                  std::shared_ptr<const WarmState> warm) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
@@ -64,7 +65,7 @@ GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
         if (job.cancelled())
             return;
         const MemoryConfig& memory = memories[m];
-        const AnnotatedRegion region = analyzer.analyze(records, warmup, memory);
+        const AnnotatedRegion region = analyzer.analyze(records, warmup, memory, warm);
         BoundsCalculator::Prepared prepared = calculator.prepare(region);
         std::vector<GridSeries> local;
         std::map<std::uint32_t, double> overallIpc; // ROB size → whole-region throughput

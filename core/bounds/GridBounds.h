@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/MemoryConfig.h"
+#include "analysis/WarmState.h"
 #include "bounds/WindowBounds.h"
 #include "common/JobControl.h"
 #include "params/MethodConstants.h"
@@ -8,6 +9,7 @@
 #include "trace/TraceRecord.h"
 
 #include <array>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -48,7 +50,8 @@ public:
     /// worker threads). A cancelled job stops and throws jobCancelled.
     static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
                         const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
-                        const JobControl& job = {});
+                        const JobControl& job = {},
+                        std::shared_ptr<const WarmState> warm = {});
 };
 
 } // namespace concorde

@@ -46,9 +46,13 @@ void JobControl::report(std::size_t done, std::size_t total, const std::string& 
     report(progress);
 }
 
-bool JobControl::reporting() const { return static_cast<bool>(state_->handler); }
+bool JobControl::reporting() const {
+    return static_cast<bool>(state_->handler);
+}
 
-void JobControl::cancel() const { state_->requested.store(true); }
+void JobControl::cancel() const {
+    state_->requested.store(true);
+}
 
 bool JobControl::cancelled() const {
     for (const State* state = state_.get(); state; state = state->parent.get())

@@ -11,8 +11,8 @@
 
 namespace concorde {
 
-void loadInParallel(const std::filesystem::path& database, std::size_t count,
-                    const JobControl& job, const std::string& what,
+void loadInParallel(const std::filesystem::path& database, std::size_t count, const JobControl& job,
+                    const std::string& what,
                     const std::function<void(std::size_t, FeatureDatabase&)>& load) {
     tbb::enumerable_thread_specific<std::unique_ptr<FeatureDatabase>> connections;
     std::mutex failureMutex;

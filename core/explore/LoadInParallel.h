@@ -17,8 +17,9 @@ class FeatureDatabase;
 ///
 /// The first exception stops the remaining work and is rethrown. `job` counts the indices
 /// loaded; a cancelled job stops and throws jobCancelled("<what> was cancelled").
-void loadInParallel(const std::filesystem::path& database, std::size_t count,
-                    const JobControl& job, const std::string& what,
-                    const std::function<void(std::size_t index, FeatureDatabase& connection)>& load);
+void loadInParallel(
+    const std::filesystem::path& database, std::size_t count, const JobControl& job,
+    const std::string& what,
+    const std::function<void(std::size_t index, FeatureDatabase& connection)>& load);
 
 } // namespace concorde

@@ -1,11 +1,10 @@
 #pragma once
 
-#include <tbb/parallel_pipeline.h>
-#include <tbb/task_arena.h>
-
 #include <algorithm>
 #include <cstddef>
 #include <memory>
+#include <tbb/parallel_pipeline.h>
+#include <tbb/task_arena.h>
 
 namespace concorde {
 
@@ -21,25 +20,24 @@ void runOrderedPipeline(std::size_t jobs, Read&& read, Compute&& compute, Commit
     tbb::task_arena arena(jobs ? static_cast<int>(jobs) : tbb::task_arena::automatic);
     const auto tokens = static_cast<std::size_t>(std::max(1, arena.max_concurrency()));
     arena.execute([&] {
-        tbb::parallel_pipeline(
-            tokens,
-            tbb::make_filter<void, std::shared_ptr<Work>>(
-                tbb::filter_mode::serial_in_order,
-                [&](tbb::flow_control& flow) -> std::shared_ptr<Work> {
-                    std::shared_ptr<Work> work = read();
-                    if (!work)
-                        flow.stop();
-                    return work;
-                }) &
-                tbb::make_filter<std::shared_ptr<Work>, std::shared_ptr<Work>>(
-                    tbb::filter_mode::parallel,
-                    [&](std::shared_ptr<Work> work) {
-                        compute(*work);
-                        return work;
-                    }) &
-                tbb::make_filter<std::shared_ptr<Work>, void>(
-                    tbb::filter_mode::serial_in_order,
-                    [&](std::shared_ptr<Work> work) { commit(*work); }));
+        tbb::parallel_pipeline(tokens,
+                               tbb::make_filter<void, std::shared_ptr<Work>>(
+                                   tbb::filter_mode::serial_in_order,
+                                   [&](tbb::flow_control& flow) -> std::shared_ptr<Work> {
+                                       std::shared_ptr<Work> work = read();
+                                       if (!work)
+                                           flow.stop();
+                                       return work;
+                                   }) &
+                                   tbb::make_filter<std::shared_ptr<Work>, std::shared_ptr<Work>>(
+                                       tbb::filter_mode::parallel,
+                                       [&](std::shared_ptr<Work> work) {
+                                           compute(*work);
+                                           return work;
+                                       }) &
+                                   tbb::make_filter<std::shared_ptr<Work>, void>(
+                                       tbb::filter_mode::serial_in_order,
+                                       [&](std::shared_ptr<Work> work) { commit(*work); }));
     });
 }
 

@@ -44,7 +44,8 @@ public:
           memory_(MemoryConfig::fromCoreConfig(config), memorySpec, pipeline.l1dMshrs),
           predictor_(makePredictor(config)) {}
 
-    std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup);
+    std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup,
+                      const WarmState* warm);
 
 private:
     struct FetchLine {
@@ -58,7 +59,7 @@ private:
         std::uint64_t cycle; ///< when it entered the queue
     };
 
-    void warmUp(std::span<const TraceRecord> warm);
+    void warmUp(const WarmState* state, std::span<const TraceRecord> warm);
     void prepare(std::span<const TraceRecord> measured);
     bool commitStage();
     bool issueStage();
@@ -120,7 +121,12 @@ private:
     std::uint64_t lastCommitCycle_ = 0;
 };
 
-void Engine::warmUp(std::span<const TraceRecord> warm) {
+void Engine::warmUp(const WarmState* state, std::span<const TraceRecord> warm) {
+    if (state && !state->cold()) {
+        memory_.warm(*state);
+        if (config_.branchPredictor() == BranchPredictorKind::Tage)
+            predictor_ = std::make_unique<TagePredictor>(state->tagePredictor());
+    }
     std::uint64_t lastLine = kUnknown;
     for (const TraceRecord& r : warm) {
         const std::uint64_t line = r.pc >> memory_.lineShift();
@@ -472,8 +478,9 @@ std::uint64_t Engine::nextEventCycle() {
     return next;
 }
 
-std::uint64_t Engine::run(std::span<const TraceRecord> records, std::size_t warmup) {
-    warmUp(records.first(warmup));
+std::uint64_t Engine::run(std::span<const TraceRecord> records, std::size_t warmup,
+                          const WarmState* warm) {
+    warmUp(warm, records.first(warmup));
     producers_ = DependencyAnalyzer::analyze(records, warmup);
     prepare(records.subspan(warmup));
     notify([&](SimulationListener& l) { l.onStart(n_); });
@@ -522,12 +529,13 @@ OutOfOrderCore::OutOfOrderCore(const CoreConfig& config, const MemorySystemSpec&
     memory_.validate();
 }
 
-std::uint64_t OutOfOrderCore::run(std::span<const TraceRecord> records, std::size_t warmup) {
+std::uint64_t OutOfOrderCore::run(std::span<const TraceRecord> records, std::size_t warmup,
+                                  const WarmState* warm) {
     if (warmup > records.size())
         throw badInput("warm-up of " + std::to_string(warmup) + " records exceeds the " +
                        std::to_string(records.size()) + " records given");
     Engine engine(config_, memory_, pipeline_, latencies_, listeners_);
-    return engine.run(records, warmup);
+    return engine.run(records, warmup, warm);
 }
 
 } // namespace concorde

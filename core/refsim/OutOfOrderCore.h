@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/WarmState.h"
+
 #include "analysis/LatencyTable.h"
 #include "analysis/MemorySystemSpec.h"
 #include "params/CoreConfig.h"
@@ -41,8 +43,10 @@ public:
     void addListener(SimulationListener& listener) { listeners_.push_back(&listener); }
 
     /// Warms up on records[0, warmup) and simulates records[warmup, end) cycle by cycle.
-    /// Returns the number of cycles the measured part took.
-    std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup);
+    /// With `warm`, the caches, prefetcher and TAGE start from that functional warm-up state
+    /// before the warm-up records. Returns the number of cycles the measured part took.
+    std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup,
+                      const WarmState* warm = nullptr);
 
     const CoreConfig& config() const { return config_; }
     const PipelineSpec& pipeline() const { return pipeline_; }

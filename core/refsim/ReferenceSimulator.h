@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/WarmState.h"
 #include "params/MethodConstants.h"
 #include "params/CoreConfig.h"
 #include "refsim/SimulationResult.h"
@@ -15,10 +16,12 @@ class ReferenceSimulator {
 public:
     static constexpr std::uint32_t kDefaultWindow = kDefaultWindowSize;
 
-    /// Simulates records[warmup, end) after warming up on records[0, warmup).
+    /// Simulates records[warmup, end) after warming up on records[0, warmup), from the
+    /// functional warm-up state `warm` when given (cold otherwise).
     static SimulationResult simulate(std::span<const TraceRecord> records, std::size_t warmup,
                                      const CoreConfig& config,
-                                     std::uint32_t windowSize = kDefaultWindow);
+                                     std::uint32_t windowSize = kDefaultWindow,
+                                     const WarmState* warm = nullptr);
 };
 
 } // namespace concorde

@@ -123,6 +123,17 @@ MemLevel TimedMemorySystem::fetchLine(std::uint64_t line) {
     return lookupBelowL1(line);
 }
 
+void TimedMemorySystem::warm(const WarmState& state) {
+    for (const WarmState::Line& line : state.lines) {
+        if (line.instruction)
+            fetchLine(line.line);
+        else if (!l1d_.access(line.line))
+            lookupBelowL1(line.line);
+    }
+    for (const WarmState::Load& load : state.recentLoads)
+        warmData(load.pc, load.address, 1, false);
+}
+
 void TimedMemorySystem::warmData(std::uint64_t pc, std::uint64_t address, std::uint32_t size,
                                  bool isStore) {
     if (isStore) {

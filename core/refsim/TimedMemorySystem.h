@@ -4,6 +4,7 @@
 #include "analysis/MemoryConfig.h"
 #include "analysis/MemorySystemSpec.h"
 #include "analysis/SetAssociativeCache.h"
+#include "analysis/WarmState.h"
 #include "analysis/StridePrefetcher.h"
 
 #include <cstdint>
@@ -46,6 +47,9 @@ public:
     /// Untimed accesses for warm-up: caches and prefetcher learn, nothing is in flight.
     void warmData(std::uint64_t pc, std::uint64_t address, std::uint32_t size, bool isStore);
     void warmInstruction(std::uint64_t line) { fetchLine(line); }
+    /// Rebuilds caches and prefetcher from a functional warm-up state (WarmState::warm's
+    /// order: lines oldest first, then the recent loads), untimed.
+    void warm(const WarmState& state);
 
     /// Earliest cycle after `cycle` at which an MSHR frees, if all are busy.
     std::optional<std::uint64_t> nextMshrRelease(std::uint64_t cycle);

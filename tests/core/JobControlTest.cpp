@@ -1,7 +1,8 @@
 // The one job contract of core/: progress events out, a cancel token in, cancels as their own
 // error kind (exit code 130), nested controls for parts of a job.
-#include "common/ConcordeError.h"
 #include "common/JobControl.h"
+
+#include "common/ConcordeError.h"
 
 #include <QtTest>
 #include <atomic>

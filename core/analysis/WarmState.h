@@ -1,0 +1,68 @@
+#pragma once
+
+#include "analysis/TagePredictor.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace concorde {
+
+class CacheHierarchy;
+
+/// The machine state a region starts from after a functional warm-up (SMARTS-style functional
+/// warming, docs/design.md §5), summarised so that it serves every configuration of the
+/// parameter space without replaying the warm-up itself:
+///
+/// - **lines**: distinct cache lines touched during the warm-up, oldest first. For every set of
+///   the finest set partition of any cache the parameter space allows (finestSets() sets, each
+///   line's set being `line mod finestSets()`), the ways() most recent lines of that set are
+///   kept. Any cache whose set count divides finestSets() and whose associativity is at most
+///   ways() finds, in each of its sets, the lines an LRU cache would hold after the warm-up:
+///   touching these lines in order rebuilds it exactly for LRU. For the tree-PLRU caches here the
+///   rebuilt content is the LRU one, which PLRU approximates (it can keep an older line in place
+///   of a newer one); instruction lines go through L1i, data lines through L1d, and both fill the
+///   shared L2 and LLC in their global recency order (a non-inclusive L2 that saw only L1 misses
+///   may hold slightly different lines).
+/// - **recentLoads**: the last demand loads (pc, address), replayed after the lines so that the
+///   L1d stride prefetcher is trained and issues its prefetches at whatever degree the
+///   configuration has.
+/// - **tage**: the TAGE predictor (tables, histories, indirect targets) after the warm-up. Its
+///   geometry is fixed, not a parameter, so one snapshot serves every configuration. The simple
+///   predictor has no state to warm (its mispredictions are a pure function of seed and branch
+///   ordinal).
+struct WarmState {
+    struct Line {
+        std::uint64_t line = 0;
+        bool instruction = false;
+        bool operator==(const Line&) const = default;
+    };
+    struct Load {
+        std::uint64_t pc = 0;
+        std::uint64_t address = 0;
+        bool operator==(const Load&) const = default;
+    };
+
+    std::uint64_t instructions = 0;            ///< length of the functional warm-up summarised
+    std::vector<Line> lines;                   ///< oldest first
+    std::vector<Load> recentLoads;             ///< oldest first
+    std::shared_ptr<const TagePredictor> tage; ///< null: the predictor starts cold
+
+    /// True when there is nothing to warm from (no functional warm-up).
+    bool cold() const { return instructions == 0; }
+
+    /// Sets of the finest partition that every cache of the parameter space refines.
+    static std::uint32_t finestSets();
+    /// Lines kept per finest set: the largest associativity of any cache.
+    static std::uint32_t ways();
+    /// Demand loads kept for the prefetcher.
+    static constexpr std::size_t kRecentLoads = 4096;
+
+    /// Touches the lines in order, then replays the recent loads, then clears the statistics.
+    void warm(CacheHierarchy& caches) const;
+    /// The warm TAGE predictor (a copy of the snapshot), or a cold one of `geometry` when there
+    /// is no snapshot or it has another geometry.
+    TagePredictor tagePredictor(const TagePredictor::Geometry& geometry = {}) const;
+};
+
+} // namespace concorde
