@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ProgressReporter.h"
 #include "InterruptFlag.h"
+#include "ProgressReporter.h"
 #include "common/JobControl.h"
 
 #include <iosfwd>
