@@ -49,6 +49,114 @@ TagePredictor::TagePredictor(const Geometry& geometry) : geometry_(geometry) {
     reset();
 }
 
+namespace {
+
+/// Fixed-width little-endian fields, written and read in the same order.
+class StateWriter {
+public:
+    template <typename T>
+    void put(T value) {
+        const auto bits = static_cast<std::uint64_t>(value);
+        for (std::size_t b = 0; b < sizeof(T); ++b)
+            bytes.push_back(static_cast<std::uint8_t>(bits >> (8 * b)));
+    }
+    std::vector<std::uint8_t> bytes;
+};
+
+class StateReader {
+public:
+    explicit StateReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
+    template <typename T>
+    T get() {
+        if (sizeof(T) > bytes_.size() - offset_)
+            throw badInput("TAGE state is truncated at byte " + std::to_string(offset_));
+        std::uint64_t bits = 0;
+        for (std::size_t b = 0; b < sizeof(T); ++b)
+            bits |= static_cast<std::uint64_t>(bytes_[offset_++]) << (8 * b);
+        return static_cast<T>(bits);
+    }
+    bool atEnd() const { return offset_ == bytes_.size(); }
+
+private:
+    std::span<const std::uint8_t> bytes_;
+    std::size_t offset_ = 0;
+};
+
+constexpr std::uint32_t kStateMagic = 0x31534754; // "TGS1"
+
+} // namespace
+
+std::vector<std::uint8_t> TagePredictor::saveState() const {
+    StateWriter w;
+    const Geometry& g = geometry_;
+    w.put<std::uint32_t>(kStateMagic);
+    for (const int field : {g.bimodalLogSize, g.tableCount, g.tableLogSize, g.minHistory,
+                            g.maxHistory, g.minTagBits, g.usefulResetLog, g.indirectLogSize})
+        w.put<std::int32_t>(field);
+    for (const std::uint8_t counter : bimodal_)
+        w.put(counter);
+    for (const TaggedEntry& e : tables_) {
+        w.put(e.tag);
+        w.put(e.counter);
+        w.put(e.useful);
+    }
+    for (const auto* folded : {&foldedIndex_, &foldedTag0_, &foldedTag1_})
+        for (const FoldedHistory& f : *folded)
+            w.put(f.value);
+    for (const std::uint8_t bit : history_)
+        w.put(bit);
+    w.put<std::uint32_t>(head_);
+    w.put(pathHistory_);
+    w.put(recentOutcomes_);
+    w.put(useAltOnNewlyAllocated_);
+    w.put(conditionalCount_);
+    w.put(random_);
+    for (const auto* targets : {&targetCache_, &lastTarget_})
+        for (const TargetEntry& t : *targets) {
+            w.put(t.pc);
+            w.put(t.target);
+        }
+    return std::move(w.bytes);
+}
+
+void TagePredictor::restoreState(std::span<const std::uint8_t> bytes) {
+    StateReader r(bytes);
+    if (r.get<std::uint32_t>() != kStateMagic)
+        throw badInput("not a TAGE state");
+    const Geometry& g = geometry_;
+    for (const int field : {g.bimodalLogSize, g.tableCount, g.tableLogSize, g.minHistory,
+                            g.maxHistory, g.minTagBits, g.usefulResetLog, g.indirectLogSize})
+        if (r.get<std::int32_t>() != field)
+            throw badInput("the TAGE state was saved with another predictor geometry");
+    TagePredictor restored(geometry_);
+    for (std::uint8_t& counter : restored.bimodal_)
+        counter = r.get<std::uint8_t>();
+    for (TaggedEntry& e : restored.tables_) {
+        e.tag = r.get<std::uint16_t>();
+        e.counter = r.get<std::int8_t>();
+        e.useful = r.get<std::uint8_t>();
+    }
+    for (auto* folded : {&restored.foldedIndex_, &restored.foldedTag0_, &restored.foldedTag1_})
+        for (FoldedHistory& f : *folded)
+            f.value = r.get<std::uint32_t>();
+    for (std::uint8_t& bit : restored.history_)
+        bit = r.get<std::uint8_t>();
+    restored.head_ = r.get<std::uint32_t>() & (kHistoryBuffer - 1);
+    restored.pathHistory_ = r.get<std::uint64_t>();
+    restored.recentOutcomes_ = r.get<std::uint64_t>();
+    restored.useAltOnNewlyAllocated_ = r.get<std::int8_t>();
+    restored.conditionalCount_ = r.get<std::uint64_t>();
+    restored.random_ = r.get<std::uint32_t>();
+    for (auto* targets : {&restored.targetCache_, &restored.lastTarget_})
+        for (TargetEntry& t : *targets) {
+            t.pc = r.get<std::uint64_t>();
+            t.target = r.get<std::uint64_t>();
+        }
+    if (!r.atEnd())
+        throw badInput("TAGE state has trailing bytes");
+    *this = std::move(restored);
+}
+
 void TagePredictor::reset() {
     const Geometry& g = geometry_;
     bimodal_.assign(std::size_t{1} << g.bimodalLogSize, 2);

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace concorde {
@@ -75,6 +76,13 @@ public:
     void trackUnconditional(std::uint64_t pc);
 
     const Geometry& geometry() const { return geometry_; }
+
+    /// The whole learnt state (tables, folded and global histories, indirect targets) as bytes,
+    /// preceded by the geometry: what a functional warm-up hands to a region (WarmState).
+    std::vector<std::uint8_t> saveState() const;
+    /// Restores saveState() bytes. A bad-input ConcordeError when they are damaged or were
+    /// saved with another geometry; the predictor is then unchanged.
+    void restoreState(std::span<const std::uint8_t> bytes);
     /// Global-history length of tagged table `table`.
     int historyLength(int table) const { return historyLengths_[table]; }
     int tagBits(int table) const { return tagBits_[table]; }

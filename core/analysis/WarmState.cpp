@@ -2,6 +2,8 @@
 
 #include "analysis/CacheHierarchy.h"
 #include "analysis/MemorySystemSpec.h"
+#include "common/ConcordeError.h"
+#include "common/Varint.h"
 #include "params/ParameterSpace.h"
 
 #include <algorithm>
@@ -27,6 +29,94 @@ std::uint32_t WarmState::finestSets() {
 std::uint32_t WarmState::ways() {
     const MemorySystemSpec spec;
     return std::max({spec.l1dWays, spec.l1iWays, spec.l2Ways, spec.llcWays});
+}
+
+namespace {
+
+constexpr std::uint64_t kEncodingVersion = 1;
+
+} // namespace
+
+std::vector<std::uint8_t> WarmState::encode() const {
+    std::vector<std::uint8_t> out;
+    varint::put(out, kEncodingVersion);
+    varint::put(out, instructions);
+    varint::put(out, lines.size());
+    std::uint64_t previous = 0;
+    for (const Line& line : lines) {
+        // The delta from the previous line, with the instruction flag in the low bit.
+        const auto delta = static_cast<std::int64_t>(line.line - previous);
+        varint::put(out, (varint::zigzag(delta) << 1) | (line.instruction ? 1 : 0));
+        previous = line.line;
+    }
+    varint::put(out, recentLoads.size());
+    std::uint64_t previousPc = 0;
+    std::uint64_t previousAddress = 0;
+    for (const Load& load : recentLoads) {
+        varint::put(out, varint::zigzag(static_cast<std::int64_t>(load.pc - previousPc)));
+        varint::put(out, varint::zigzag(static_cast<std::int64_t>(load.address - previousAddress)));
+        previousPc = load.pc;
+        previousAddress = load.address;
+    }
+    const std::vector<std::uint8_t> predictor =
+        tage ? tage->saveState() : std::vector<std::uint8_t>{};
+    varint::put(out, predictor.size());
+    out.insert(out.end(), predictor.begin(), predictor.end());
+    return out;
+}
+
+WarmState WarmState::decode(std::span<const std::uint8_t> bytes, const std::string& what) {
+    const std::uint8_t* cursor = bytes.data();
+    const std::uint8_t* end = bytes.data() + bytes.size();
+    const auto next = [&](const char* field) {
+        std::uint64_t value = 0;
+        if (!varint::get(cursor, end, value))
+            throw badInput(what + ": the warm state is damaged (" + field + ")");
+        return value;
+    };
+    // Counts are bounded by the bytes left, so damaged counts cannot drive huge allocations.
+    const auto count = [&](const char* field) {
+        const std::uint64_t n = next(field);
+        if (n > static_cast<std::uint64_t>(end - cursor))
+            throw badInput(what + ": the warm state is damaged (" + field + ")");
+        return static_cast<std::size_t>(n);
+    };
+    if (next("version") != kEncodingVersion)
+        throw badInput(what + ": unsupported warm state version");
+    WarmState state;
+    state.instructions = next("instructions");
+    state.lines.resize(count("line count"));
+    std::uint64_t previous = 0;
+    for (Line& line : state.lines) {
+        const std::uint64_t packed = next("lines");
+        line.line = previous + static_cast<std::uint64_t>(varint::unzigzag(packed >> 1));
+        line.instruction = packed & 1;
+        previous = line.line;
+    }
+    state.recentLoads.resize(count("load count"));
+    std::uint64_t previousPc = 0;
+    std::uint64_t previousAddress = 0;
+    for (Load& load : state.recentLoads) {
+        load.pc = previousPc + static_cast<std::uint64_t>(varint::unzigzag(next("loads")));
+        load.address =
+            previousAddress + static_cast<std::uint64_t>(varint::unzigzag(next("loads")));
+        previousPc = load.pc;
+        previousAddress = load.address;
+    }
+    const std::size_t predictorBytes = count("TAGE state size");
+    if (predictorBytes > 0) {
+        auto predictor = std::make_shared<TagePredictor>();
+        try {
+            predictor->restoreState({cursor, predictorBytes});
+        } catch (const ConcordeError& e) {
+            throw badInput(what + ": " + e.what());
+        }
+        state.tage = std::move(predictor);
+        cursor += predictorBytes;
+    }
+    if (cursor != end)
+        throw badInput(what + ": the warm state has trailing bytes");
+    return state;
 }
 
 void WarmState::warm(CacheHierarchy& caches) const {

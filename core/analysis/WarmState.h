@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace concorde {
@@ -57,6 +59,12 @@ struct WarmState {
     static std::uint32_t ways();
     /// Demand loads kept for the prefetcher.
     static constexpr std::size_t kRecentLoads = 4096;
+
+    /// A compact byte form (for a trace's region table or a database row): lines and loads as
+    /// varint deltas, then the TAGE state. Typically a few bytes per line.
+    std::vector<std::uint8_t> encode() const;
+    /// The inverse of encode(). A bad-input ConcordeError naming `what` for damaged bytes.
+    static WarmState decode(std::span<const std::uint8_t> bytes, const std::string& what);
 
     /// Touches the lines in order, then replays the recent loads, then clears the statistics.
     void warm(CacheHierarchy& caches) const;

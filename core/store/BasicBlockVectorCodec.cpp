@@ -3,29 +3,17 @@
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
+#include "common/Varint.h"
 
 namespace concorde {
 namespace {
 
 void putVarint(std::vector<std::uint8_t>& out, std::uint64_t v) {
-    while (v >= 0x80) {
-        out.push_back(static_cast<std::uint8_t>(v | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<std::uint8_t>(v));
+    varint::put(out, v);
 }
 
 bool getVarint(const std::uint8_t*& p, const std::uint8_t* end, std::uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (p == end)
-            return false;
-        const std::uint8_t byte = *p++;
-        v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-        if (!(byte & 0x80))
-            return true;
-    }
-    return false;
+    return varint::get(p, end, v);
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include "analysis/CacheHierarchy.h"
 #include "analysis/RegionAnalyzer.h"
 #include "analysis/WarmStateBuilder.h"
+#include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
 #include "refsim/ReferenceSimulator.h"
@@ -54,6 +55,37 @@ private slots:
         // L2 at its largest (4096 kB, 8-way) has the most sets; the LLC has the most ways.
         QCOMPARE(WarmState::finestSets(), 4096u * 1024 / 64 / 8);
         QCOMPARE(WarmState::ways(), 16u);
+    }
+
+    /// The byte form round-trips exactly (lines, loads and the TAGE state, which then predicts
+    /// as the original), is much smaller than the records it summarises, and damaged bytes are
+    /// refused with a message rather than trusted.
+    void encodingRoundTripsAndRejectsDamage() {
+        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
+        std::vector<TraceRecord> records;
+        reader.readRegion(0, records);
+        const auto state = warmStateOf(records);
+        const std::vector<std::uint8_t> bytes = state->encode();
+        const WarmState decoded = WarmState::decode(bytes, "test");
+        QCOMPARE(decoded.instructions, state->instructions);
+        QVERIFY(decoded.lines == state->lines);
+        QVERIFY(decoded.recentLoads == state->recentLoads);
+        QVERIFY(decoded.tage && decoded.tage->saveState() == state->tage->saveState());
+        QVERIFY2(bytes.size() < records.size() * sizeof(std::uint32_t),
+                 qPrintable(QString::number(bytes.size())));
+
+        for (const std::size_t cut :
+             {std::size_t(0), std::size_t(3), bytes.size() / 2, bytes.size() - 1}) {
+            bool refused = false;
+            try {
+                WarmState::decode(std::span(bytes).first(cut), "cut.ctrace region 0");
+            } catch (const ConcordeError& e) {
+                refused = QString(e.what()).contains("cut.ctrace region 0");
+            }
+            QVERIFY2(refused, qPrintable(QString::number(cut)));
+        }
+        std::vector<std::uint8_t> huge = {1, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}; // 4G lines claimed
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, WarmState::decode(huge, "huge"));
     }
 
     /// A pointer chase over 256 kB fits L2 (512 kB) but not L1d (32 kB). One functional pass
