@@ -18,7 +18,10 @@
 namespace concorde::trace_format {
 
 inline constexpr std::array<char, 8> kMagic = {'C', 'T', 'R', 'A', 'C', 'E', '\x1a', '\n'};
-inline constexpr std::uint32_t kVersion = 1;
+/// Version 2 adds each region's functional warm-up (length and warm state) to the region table;
+/// version-1 files are still read, their regions cold.
+inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kOldestReadableVersion = 1;
 inline constexpr std::uint32_t kFileHeaderBytes = 64;
 inline constexpr std::uint32_t kBlockHeaderBytes = 32;
 inline constexpr std::uint32_t kBlockMagic = 0x4B4C4243; // "CBLK"

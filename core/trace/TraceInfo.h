@@ -19,6 +19,11 @@ struct Region {
     /// Basic-block vector of the measured part, sparse: (block start PC, instructions executed
     /// in that block). Empty when the source could not provide one.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> basicBlockVector;
+    /// Instructions of functional warm-up before the detailed warm-up (0: none, a cold region).
+    std::uint64_t functionalWarmup = 0;
+    /// The machine state after that functional warm-up, in WarmState's byte form (analysis/
+    /// decodes it); empty for a cold region and for every region of a version-1 trace.
+    std::vector<std::uint8_t> warmState;
 
     std::uint64_t totalRecords() const { return warmup + length; }
     bool operator==(const Region&) const = default;

@@ -1,5 +1,8 @@
 #include "trace/TraceMetadataJson.h"
 
+#include "common/Base64.h"
+#include "common/ConcordeError.h"
+
 #include <nlohmann/json.hpp>
 
 namespace concorde {
@@ -10,11 +13,16 @@ nlohmann::json traceInfoToJson(const TraceInfo& info) {
         nlohmann::json bbv = nlohmann::json::array();
         for (const auto& [pc, count] : region.basicBlockVector)
             bbv.push_back({pc, count});
-        regions.push_back({{"program_start", region.programStart},
-                           {"warmup", region.warmup},
-                           {"length", region.length},
-                           {"first_record", region.firstRecord},
-                           {"bbv", std::move(bbv)}});
+        nlohmann::json entry = {{"program_start", region.programStart},
+                                {"warmup", region.warmup},
+                                {"length", region.length},
+                                {"first_record", region.firstRecord},
+                                {"bbv", std::move(bbv)}};
+        if (region.functionalWarmup > 0) {
+            entry["functional_warmup"] = region.functionalWarmup;
+            entry["warm_state"] = base64::encode(region.warmState);
+        }
+        regions.push_back(std::move(entry));
     }
     return {{"isa", info.isa},
             {"command_line", info.commandLine},
@@ -40,6 +48,14 @@ TraceInfo traceInfoFromJson(const nlohmann::json& json) {
         for (const auto& entry : r.at("bbv"))
             region.basicBlockVector.emplace_back(entry.at(0).get<std::uint64_t>(),
                                                  entry.at(1).get<std::uint64_t>());
+        if (r.contains("functional_warmup")) {
+            region.functionalWarmup = r.at("functional_warmup").get<std::uint64_t>();
+            auto bytes = base64::decode(r.at("warm_state").get<std::string>());
+            if (!bytes)
+                throw badInput("region " + std::to_string(info.regions.size()) +
+                               ": the warm state is not valid base64");
+            region.warmState = std::move(*bytes);
+        }
         info.regions.push_back(std::move(region));
     }
     return info;

@@ -64,10 +64,11 @@ void TraceReader::readHeaderAndMetadata() {
         fail(0, "not a .ctrace file (bad magic)");
     }
     const std::uint32_t version = le::load32(header + tf::kHeaderVersion);
-    if (version != tf::kVersion)
+    if (version < tf::kOldestReadableVersion || version > tf::kVersion)
         fail(tf::kHeaderVersion, "unsupported .ctrace version " + std::to_string(version) +
-                                     " (this build reads version " + std::to_string(tf::kVersion) +
-                                     ")");
+                                     " (this build reads versions " +
+                                     std::to_string(tf::kOldestReadableVersion) + " to " +
+                                     std::to_string(tf::kVersion) + ")");
     if (le::load32(header + tf::kHeaderCrc) != crc32(header, tf::kHeaderCrc))
         fail(tf::kHeaderCrc, "corrupt header: checksum mismatch");
     const std::uint64_t metadataOffset = le::load64(header + tf::kHeaderMetadataOffset);
@@ -105,6 +106,8 @@ void TraceReader::readHeaderAndMetadata() {
             blocks_.push_back({entry.at(0).get<std::uint64_t>(), entry.at(1).get<std::uint64_t>(),
                                entry.at(2).get<std::uint32_t>()});
     } catch (const nlohmann::json::exception& e) {
+        fail(metadataOffset, std::string("corrupt region table: ") + e.what());
+    } catch (const ConcordeError& e) {
         fail(metadataOffset, std::string("corrupt region table: ") + e.what());
     }
 

@@ -76,6 +76,14 @@ void TraceWriter::setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::
     info_.regions.back().basicBlockVector = std::move(bbv);
 }
 
+void TraceWriter::setWarmState(std::uint64_t functionalWarmup,
+                               std::vector<std::uint8_t> warmState) {
+    if (info_.regions.empty())
+        throw runtimeFailure("trace writer: warm state without a region");
+    info_.regions.back().functionalWarmup = functionalWarmup;
+    info_.regions.back().warmState = std::move(warmState);
+}
+
 void TraceWriter::flushBlock() {
     if (blockRecords_ == 0)
         return;

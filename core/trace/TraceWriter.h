@@ -37,6 +37,8 @@ public:
     void endRegion();
     /// Basic-block vector for the current region (see Region::basicBlockVector).
     void setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv);
+    /// The current region's functional warm-up: its length and the encoded warm state.
+    void setWarmState(std::uint64_t functionalWarmup, std::vector<std::uint8_t> warmState);
 
     /// Writes the region table and renames the file into place. Closes an open region.
     void finish();

@@ -1,5 +1,6 @@
 // .ctrace round trips, seeking, regions, and every corruption case reported with a byte offset.
 #include "../support/RandomRecords.h"
+#include "common/Crc32.h"
 #include "trace/TraceFormatError.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceSummary.h"
@@ -199,6 +200,49 @@ private slots:
                 QVERIFY2(QString(e.what()).contains("byte offset"), e.what());
             }
         }
+    }
+
+    /// Version 2 carries each region's functional warm-up; version-1 files still read, with
+    /// every region cold; a damaged warm state is reported as a corrupt region table.
+    void warmStatesRoundTripAndVersionOneReadsCold() {
+        const auto records = makeRandomRecords(3000, 5);
+        const QString path = dir_.filePath("warm.ctrace");
+        {
+            TraceWriter writer(path.toStdString(), TraceInfo{}, {500, 3});
+            for (int r = 0; r < 2; ++r) {
+                writer.beginRegion(1000 + 10'000 * r, 100);
+                for (int i = 0; i < 1500; ++i)
+                    writer.append(records[r * 1500 + i]);
+                if (r == 1)
+                    writer.setWarmState(5'000'000, {0, 1, 2, 250, 251, 252, 253});
+                writer.endRegion();
+            }
+            writer.finish();
+        }
+        {
+            TraceReader reader(path.toStdString());
+            QCOMPARE(reader.info().regions[0].functionalWarmup, std::uint64_t(0));
+            QVERIFY(reader.info().regions[0].warmState.empty());
+            QCOMPARE(reader.info().regions[1].functionalWarmup, std::uint64_t(5'000'000));
+            QVERIFY(reader.info().regions[1].warmState ==
+                    (std::vector<std::uint8_t>{0, 1, 2, 250, 251, 252, 253}));
+        }
+        // A version-1 file (a trace without warm states, relabelled, header CRC recomputed)
+        // still reads, every region cold.
+        const QString old = writeTrace("v1.ctrace", records, 500, {1500, 1500});
+        auto bytes = readBytes(old);
+        bytes[8] = 1;
+        const std::uint32_t crc = crc32(reinterpret_cast<const unsigned char*>(bytes.data()), 60);
+        for (int b = 0; b < 4; ++b)
+            bytes[60 + b] = static_cast<char>(crc >> (8 * b));
+        writeBytes(old, bytes);
+        TraceReader reader(old.toStdString());
+        QCOMPARE(reader.info().regions.size(), std::size_t(2));
+        for (const Region& region : reader.info().regions) {
+            QCOMPARE(region.functionalWarmup, std::uint64_t(0));
+            QVERIFY(region.warmState.empty());
+        }
+        QCOMPARE(readAll(old).size(), records.size());
     }
 
     void wrongVersion() {
