@@ -14,7 +14,7 @@
 
 namespace concorde {
 
-/// The trace analysis of one region for one memory configuration (DESIGN §5): one
+/// The trace analysis of one region for one memory configuration (docs/design.md §5): one
 /// AnnotatedInstruction per measured instruction (warm-up excluded), plus summary counts.
 /// Produced by RegionAnalyzer.
 struct AnnotatedRegion {

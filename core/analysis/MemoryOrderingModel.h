@@ -14,7 +14,7 @@ namespace concorde {
 struct AnnotatedRegion;
 
 /// Load response times when loads execute out of program order: the memory-ordering refinement
-/// of the in-order cache analysis (DESIGN §5, Algorithm 1 of the Concorde paper).
+/// of the in-order cache analysis (docs/design.md §5, Algorithm 1 of the Concorde paper).
 ///
 /// The in-order simulation gives each load a level as if loads ran in program order. Out of
 /// order, a younger load to a line may issue before the older one that missed; then the younger

@@ -7,11 +7,11 @@
 
 namespace concorde {
 
-/// The fixed part of the memory system (DESIGN §3): everything that is not a slider. A runtime
-/// value type so that tests and experiments can vary it, but every production path uses the
+/// The fixed part of the memory system (docs/design.md §3): everything that is not a slider. A
+/// runtime value type so that tests and experiments can vary it, but every production path uses the
 /// default-constructed value.
 ///
-/// Choices beyond what DESIGN fixes:
+/// Choices beyond what docs/design.md §3 fixes:
 /// - L1d and L1i are 8-way. With 64 B lines an 8-way L1 of S kB has 2·S sets, so every legal size
 ///   (16–256 kB) divides evenly; 8 ways is the common choice for 32–64 kB L1s (Zen 2–4: 8-way
 ///   32 kB), between Neoverse N1 (4-way 64 kB) and Golden Cove (12-way 48 kB L1d).

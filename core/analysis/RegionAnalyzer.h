@@ -13,7 +13,7 @@
 
 namespace concorde {
 
-/// Runs the trace analysis of DESIGN §5 over one region: register and memory dependencies,
+/// Runs the trace analysis of docs/design.md §5 over one region: register and memory dependencies,
 /// TAGE prediction, in-order L1i/L1d/L2/LLC simulation with the stride prefetcher, latency
 /// estimates and memory-ordering episodes.
 ///

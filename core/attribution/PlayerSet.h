@@ -27,7 +27,7 @@ struct Player {
 /// target configuration — which is what makes the attributions add up to the whole CPI change.
 ///
 /// Players are kept in canonical order: by the smallest ParamId they hold, so the order follows
-/// the parameter table of DESIGN §3 however the groups were written.
+/// the parameter table of docs/design.md §3 however the groups were written.
 ///
 /// **Grouping file** (`--groups FILE` on the command line): a JSON object
 /// `{"groups": {"caches": ["l1d_kb", "l1i_kb", "l2_kb"], "queues": ["lq", "sq"]}}`.
@@ -61,7 +61,7 @@ struct Player {
 /// fetch_buffers, icache_fills             | instruction supply under I-cache misses | |
 /// branch_prediction | bp, bp_miss_pct                         | bp_miss_pct only matters with the
 /// simple predictor | | caches            | l1d_kb, l1i_kb, l2_kb                   | the cache
-/// hierarchy (DESIGN §9's example) | | prefetcher        | pf_degree | the L1d stride prefetcher |
+/// hierarchy (docs/design.md §9) | | prefetcher        | pf_degree | the L1d stride prefetcher |
 class PlayerSet {
 public:
     /// What to do with parameters that no group lists.

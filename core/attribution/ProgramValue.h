@@ -17,8 +17,8 @@ struct RegionValue {
 };
 
 /// A program as a list of regions. The program's CPI is the instruction-weighted mean of its
-/// regions' CPIs (DESIGN §8), so its attribution is the instruction-weighted mean of the region
-/// attributions.
+/// regions' CPIs (docs/design.md §8), so its attribution is the instruction-weighted mean of the
+/// region attributions.
 struct ProgramValue {
     std::string program;
     std::vector<RegionValue> regions;

@@ -1,13 +1,12 @@
 #pragma once
 
-#include "common/JobControl.h"
-
 #include "attribution/Attribution.h"
 #include "attribution/AttributionReport.h"
 #include "attribution/PlayerSet.h"
 #include "attribution/ProgramAttribution.h"
 #include "attribution/ProgramValue.h"
 #include "attribution/ValueFunction.h"
+#include "common/JobControl.h"
 #include "params/CoreConfig.h"
 
 #include <cstdint>
@@ -16,7 +15,8 @@
 
 namespace concorde {
 
-/// Shapley attribution of the CPI change from a baseline to a target configuration (DESIGN §9).
+/// Shapley attribution of the CPI change from a baseline to a target configuration (docs/design.md
+/// §9).
 ///
 /// A **coalition** S of players is the baseline with the players in S switched to their target
 /// values; its value is CPI(that configuration). Player i's Shapley value is its marginal
@@ -105,8 +105,7 @@ public:
     AttributionReport attribute(std::span<const ProgramValue> programs,
                                 const JobControl& job = {}) const;
     /// One program.
-    ProgramAttribution attribute(const ProgramValue& program,
-                                 const JobControl& job = {}) const;
+    ProgramAttribution attribute(const ProgramValue& program, const JobControl& job = {}) const;
     /// One CPI function (a program of one region).
     Attribution attribute(const ValueFunction& value, const JobControl& job = {}) const;
 

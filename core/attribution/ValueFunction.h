@@ -9,8 +9,8 @@ namespace concorde {
 /// The value of a coalition in a Shapley attribution: CPI as a function of the configuration.
 ///
 /// Batched because the real implementation (the ML model with its block-precomputed first layer,
-/// DESIGN §8) evaluates about a million configurations per second only when it is handed many at
-/// once; attribution code always builds batches of a few hundred configurations.
+/// docs/design.md §8) evaluates about a million configurations per second only when it is handed
+/// many at once; attribution code always builds batches of a few hundred configurations.
 ///
 /// Contract for implementations:
 /// - evaluate() is called concurrently from several threads on the same object, so it must be

@@ -1,26 +1,27 @@
 #pragma once
 
-#include "params/MethodConstants.h"
 #include "analysis/AnnotatedRegion.h"
 #include "bounds/IssueModel.h"
 #include "bounds/RegionIndex.h"
 #include "bounds/ResourceBounds.h"
 #include "bounds/RobModel.h"
 #include "params/CoreConfig.h"
+#include "params/MethodConstants.h"
 
 #include <map>
 #include <vector>
 
 namespace concorde {
 
-/// Computes every analytical model of DESIGN §7 for one region (already analysed for the
+/// Computes every analytical model of docs/design.md §7 for one region (already analysed for the
 /// configuration's memory parameters) and one configuration.
 class BoundsCalculator {
 public:
     /// ROB sizes whose overall throughput is an auxiliary scalar for every configuration.
     static const std::vector<std::uint32_t>& auxiliaryRobSizes();
 
-    explicit BoundsCalculator(std::uint32_t windowSize = kDefaultWindowSize, std::uint32_t icacheHitCycles = 1)
+    explicit BoundsCalculator(std::uint32_t windowSize = kDefaultWindowSize,
+                              std::uint32_t icacheHitCycles = 1)
         : windowSize_(windowSize), icacheHitCycles_(icacheHitCycles) {}
 
     /// Everything about one analysed region that does not depend on the core parameters,

@@ -6,7 +6,7 @@
 
 namespace concorde {
 
-/// Front-end resources as small single-component simulations (DESIGN §7): instructions are
+/// Front-end resources as small single-component simulations (docs/design.md §7): instructions are
 /// fetched in order from I-cache lines (each AnnotatedInstruction::newFetchLine starts a line
 /// access at its fetchLevel), limited only by the one resource; everything else is unlimited.
 ///   I-cache fills F: at most F line misses outstanding; a line can be requested once a fill

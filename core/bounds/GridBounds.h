@@ -16,8 +16,8 @@
 
 namespace concorde {
 
-/// The grid values of each parameter that a database precomputes (DESIGN §3 default grid unless
-/// replaced), indexed by ParamId.
+/// The grid values of each parameter that a database precomputes (docs/design.md §3 default grid
+/// unless replaced), indexed by ParamId.
 using BoundsGrid = std::array<std::vector<double>, kParamCount>;
 BoundsGrid defaultBoundsGrid();
 
@@ -50,8 +50,7 @@ public:
     /// worker threads). A cancelled job stops and throws jobCancelled.
     static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
                         const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
-                        const JobControl& job = {},
-                        std::shared_ptr<const WarmState> warm = {});
+                        const JobControl& job = {}, std::shared_ptr<const WarmState> warm = {});
 };
 
 } // namespace concorde

@@ -8,7 +8,7 @@
 
 namespace concorde {
 
-/// Static issue-width and pipe bounds (DESIGN §7), from per-window instruction counts:
+/// Static issue-width and pipe bounds (docs/design.md §7), from per-window instruction counts:
 ///   width:  w · width / n_group            (ALU, FP, memory issue widths)
 ///   pipes:  with n_L loads, n_S stores, P_LS load-store pipes and P_L load pipes,
 ///           worst allocation  T = n_L/(P_L+P_LS) + n_S/P_LS,

@@ -6,8 +6,8 @@
 
 namespace concorde {
 
-/// The load queue and the store queue of size Q (DESIGN §7): the ROB dynamical system over the
-/// loads (or stores) alone, without dependencies; every other instruction is free.
+/// The load queue and the store queue of size Q (docs/design.md §7): the ROB dynamical system over
+/// the loads (or stores) alone, without dependencies; every other instruction is free.
 ///   a_j = c_{j-Q} over the queue's instructions, s_j = a_j,
 ///   f_j = memory-ordering response (loads) or s_j + latency (stores), c_j = max(f_j, c_{j-1}).
 /// Starts are non-decreasing (c is), so the ordering model sees loads in issue order. A window's

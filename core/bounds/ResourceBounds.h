@@ -1,7 +1,7 @@
 #pragma once
 
-#include "params/MethodConstants.h"
 #include "bounds/WindowBounds.h"
+#include "params/MethodConstants.h"
 
 #include <map>
 #include <nlohmann/json_fwd.hpp>
@@ -12,7 +12,7 @@ namespace concorde {
 
 /// Every analytical bound for one region and one configuration (what `concorde bounds` prints):
 /// per resource a per-window IPC upper bound, which resource binds each window (the smallest
-/// bound), and the auxiliary per-window series and scalars of DESIGN §7.
+/// bound), and the auxiliary per-window series and scalars of docs/design.md §7.
 struct ResourceBounds {
     std::uint32_t windowSize = kDefaultWindowSize;
     std::uint64_t instructions = 0;

@@ -5,7 +5,7 @@
 
 namespace concorde {
 
-/// The ROB of size R as an instruction-level dynamical system (DESIGN §7), everything else
+/// The ROB of size R as an instruction-level dynamical system (docs/design.md §7), everything else
 /// unlimited:
 ///   arrival  a_i = c_{i-R}            (0 for i < R)
 ///   start    s_i = max(a_i, f_j for every producer j of i)

@@ -12,9 +12,9 @@ namespace concorde {
 
 class CoreConfig;
 
-/// The resources whose per-window IPC bounds the explorer draws (DESIGN §7): the resource blocks
-/// of the standard feature layout (FeatureAssembler::resourceBlocks()), in that order, with the
-/// load/store pipes as the best pipe allocation ("pipes_upper", series group "pipes"), and a
+/// The resources whose per-window IPC bounds the explorer draws (docs/design.md §7): the resource
+/// blocks of the standard feature layout (FeatureAssembler::resourceBlocks()), in that order, with
+/// the load/store pipes as the best pipe allocation ("pipes_upper", series group "pipes"), and a
 /// name for people. Commit, decode and rename widths are constants (no series) and are not
 /// listed; they are the same in every window.
 ///

@@ -1,12 +1,11 @@
 #pragma once
 
 #include "common/JobControl.h"
-#include "store/RegionCatalog.h"
-
-#include "params/MethodConstants.h"
 #include "explore/CompactRegionSeries.h"
 #include "explore/RegionBoundsSeries.h"
 #include "features/ParameterGrid.h"
+#include "params/MethodConstants.h"
+#include "store/RegionCatalog.h"
 
 #include <atomic>
 #include <cstddef>
@@ -23,9 +22,9 @@ class FeatureDatabase;
 
 /// The per-window resource bounds of every complete region of a feature database, held in
 /// memory so that the explorer's CDF and timeseries views follow the sliders without touching
-/// the database (DESIGN §7, §11). Loading reads each region's resource series groups
+/// the database (docs/design.md §7, §11). Loading reads each region's resource series groups
 /// (BoundResources::seriesGroups()) and decodes and de-duplicates them (CompactRegionSeries) in
-/// parallel with TBB; the SQLite reads are serialised (one connection), the decoding is not.
+/// parallel with TBB, each worker thread reading through its own read-only connection.
 ///
 /// Regions are in database order and only complete regions are kept, so indices agree with a
 /// DatabasePredictor loaded with every program.

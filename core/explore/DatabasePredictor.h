@@ -1,11 +1,10 @@
 #pragma once
 
 #include "common/JobControl.h"
-#include "store/RegionCatalog.h"
-
 #include "features/ParameterGrid.h"
 #include "ml/BlockPrecomputedMlp.h"
 #include "ml/CpiModel.h"
+#include "store/RegionCatalog.h"
 
 #include <atomic>
 #include <cstdint>
@@ -21,7 +20,7 @@ class CoreConfig;
 class FeatureDatabase;
 class SeriesSource;
 
-/// Live CPI predictions for the regions of a feature database (DESIGN §8): per region, one
+/// Live CPI predictions for the regions of a feature database (docs/design.md §8): per region, one
 /// BlockPrecomputedMlp built from the region's stored series, so a prediction for any
 /// configuration on the database's grid is a sum of one precomputed vector per feature block
 /// and the small layers. A program's CPI is the instruction-weighted mean of its regions' CPIs.

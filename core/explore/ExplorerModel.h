@@ -1,11 +1,11 @@
 #pragma once
 
-#include "ml/ModelAccuracy.h"
 #include "explore/ConfigChecker.h"
 #include "explore/DatabasePredictor.h"
-#include "store/RegionCatalog.h"
 #include "explore/ExplorerPrediction.h"
+#include "ml/ModelAccuracy.h"
 #include "store/FeatureDatabase.h"
+#include "store/RegionCatalog.h"
 
 #include <filesystem>
 #include <functional>
@@ -18,9 +18,10 @@
 
 namespace concorde {
 
-/// What the explorer asks of an open feature database (DESIGN §11), without Qt: the database
-/// opened read-only, its CPI model, one block-precomputed DatabasePredictor over every program,
-/// the model's measured accuracy and a ConfigChecker for the database grid and the training grid.
+/// What the explorer asks of an open feature database (docs/design.md §11), without Qt: the
+/// database opened read-only, its CPI model, one block-precomputed DatabasePredictor over every
+/// program, the model's measured accuracy and a ConfigChecker for the database grid and the
+/// training grid.
 ///
 /// Construction is the slow part (every region precomputed, in parallel, with progress and
 /// cancel); afterwards every const member is thread-safe, so the GUI builds it on a worker

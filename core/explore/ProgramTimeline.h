@@ -14,7 +14,7 @@ class DatabaseBounds;
 class DatabasePredictor;
 
 /// A program's regions along its execution, with each region's phase and predicted CPI: what the
-/// explorer's phase view draws (DESIGN §11, per-region phase drill-down).
+/// explorer's phase view draws (docs/design.md §11, per-region phase drill-down).
 struct ProgramTimeline {
     struct Entry {
         std::size_t region = 0;    ///< index into DatabaseBounds::regions()

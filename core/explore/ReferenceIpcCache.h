@@ -19,7 +19,7 @@ class FeatureDatabase;
 /// The reference simulator's labels of a database's regions, read and decoded once, so that
 /// choosing a region's reference IPC for a configuration (ReferenceIpc) is answered from memory:
 /// the bound timeseries asks for every region of the program on each slider step, and reading
-/// the labels from SQLite each time costs much of the 16 ms a step may take (DESIGN §12).
+/// the labels from SQLite each time costs much of the 16 ms a step may take (docs/design.md §12).
 ///
 /// lookup() gives exactly what ReferenceIpc::forRegion() gives on the same database: the label
 /// of the configuration shown, else the nearest labelled one, else none. It is stricter about

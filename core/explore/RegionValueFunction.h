@@ -11,8 +11,8 @@ namespace concorde {
 
 class DatabasePredictor;
 
-/// One region of a DatabasePredictor as the value function of a Shapley attribution (DESIGN §9):
-/// CPI(configuration) from the region's block-precomputed model.
+/// One region of a DatabasePredictor as the value function of a Shapley attribution (docs/design.md
+/// §9): CPI(configuration) from the region's block-precomputed model.
 ///
 /// The ValueFunction contract asks for results that do not depend on the batch a configuration
 /// sits in. The model's batched inference multiplies matrices whose width is the batch size, and

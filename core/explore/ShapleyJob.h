@@ -1,9 +1,9 @@
 #pragma once
 
-#include "common/JobControl.h"
 #include "attribution/AttributionReport.h"
 #include "attribution/PlayerSet.h"
 #include "attribution/ShapleyAttributor.h"
+#include "common/JobControl.h"
 #include "params/CoreConfig.h"
 
 #include <atomic>
@@ -18,7 +18,7 @@ namespace concorde {
 
 class DatabasePredictor;
 
-/// A Shapley attribution (DESIGN §9) of the model's CPI change from a baseline to a target
+/// A Shapley attribution (docs/design.md §9) of the model's CPI change from a baseline to a target
 /// configuration, for some or all programs of a database, run on a background thread with
 /// progress and cancel: what the explorer's Shapley view starts (baseline and target from
 /// presets or the current sliders). The work is ShapleyAttributor's (parallel with TBB) on

@@ -9,7 +9,7 @@ namespace concorde {
 class Cdf;
 
 /// Encodes one distribution (e.g. a resource's per-window IPC bounds) as a fixed-length vector of
-/// 2K + 1 floats (DESIGN §8), in this order:
+/// 2K + 1 floats (docs/design.md §8), in this order:
 ///
 ///   [0, K)     the K percentiles of the distribution at levels (i + 0.5) / K,
 ///   [K, 2K)    the K percentiles of the size-weighted distribution at the same levels,

@@ -16,10 +16,10 @@ namespace concorde {
 
 class CoreConfig;
 
-/// The layout of a feature vector (DESIGN §8): a concatenation of named blocks, each depending on
-/// a few parameters. The ML model's first layer is a sum over blocks, so a later stage precomputes
-/// W1_block · x_block for every combination of a block's parameters (BlockCombinations) and a CPI
-/// evaluation becomes a sum of one precomputed row per block.
+/// The layout of a feature vector (docs/design.md §8): a concatenation of named blocks, each
+/// depending on a few parameters. The ML model's first layer is a sum over blocks, so a later stage
+/// precomputes W1_block · x_block for every combination of a block's parameters (BlockCombinations)
+/// and a CPI evaluation becomes a sum of one precomputed row per block.
 ///
 /// The standard layout (standard(K)), in this order. E = 2K + 1 is one DistributionEncoder
 /// encoding (21 for K = 10); "mem" = l1d_kb, l1i_kb, l2_kb, pf_degree; caps in brackets.

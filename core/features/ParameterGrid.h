@@ -11,8 +11,9 @@
 namespace concorde {
 
 /// The values each parameter may take in a database or dataset: by default the grids of
-/// ParameterSpace (DESIGN §3), optionally overridden per parameter. Every grid is non-empty,
-/// strictly ascending and inside the parameter's accepted range (checked on construction).
+/// ParameterSpace (docs/design.md §3), optionally overridden per parameter. Every grid is
+/// non-empty, strictly ascending and inside the parameter's accepted range (checked on
+/// construction).
 class ParameterGrid {
 public:
     /// Every parameter on its ParameterSpace grid.

@@ -9,8 +9,8 @@
 namespace concorde {
 
 /// Accuracy of the CPI model against reference-simulator labels, with the same numbers for the
-/// two baselines of DESIGN §8 (min of bounds without ML; the linear model): mean relative error,
-/// fraction of samples over 10 % error, and the error per program and per parameter value.
+/// two baselines of docs/design.md §8 (min of bounds without ML; the linear model): mean relative
+/// error, fraction of samples over 10 % error, and the error per program and per parameter value.
 class AccuracyReport {
 public:
     struct Entry {

@@ -12,8 +12,8 @@
 
 namespace concorde {
 
-/// Exact fast inference for one region (DESIGN §8's speed trick). The first layer is a sum over
-/// the layout's blocks, W1·x = Σ_b W1[:, b]·x_b, and each block's features depend only on the
+/// Exact fast inference for one region (docs/design.md §8's speed trick). The first layer is a sum
+/// over the layout's blocks, W1·x = Σ_b W1[:, b]·x_b, and each block's features depend only on the
 /// few parameters the block names. So, per region, W1[:, b]·x_b is computed once for every
 /// combination of block b's parameter grid values (with the z-score normalisation folded into
 /// the weights and bias), and a prediction is: look up one precomputed vector per block, add

@@ -5,8 +5,8 @@
 
 namespace concorde {
 
-/// The linear-model baseline of DESIGN §8: CPI ≈ w · x + b on normalised features, fitted by
-/// ridge regression weighted by 1 / CPI², which is least squares on the relative error (the
+/// The linear-model baseline of docs/design.md §8: CPI ≈ w · x + b on normalised features, fitted
+/// by ridge regression weighted by 1 / CPI², which is least squares on the relative error (the
 /// metric everything is judged by). A closed-form fit, so it has no training choices to tune.
 class LinearBaseline {
 public:

@@ -7,9 +7,9 @@
 
 namespace concorde {
 
-/// The CPI model of DESIGN §8: a multi-layer perceptron with ReLU hidden layers and a softplus
-/// output (CPI is positive). Inputs are already-normalised feature vectors (FeatureNormalizer).
-/// Inference uses Eigen; a batch is one matrix with one column per sample.
+/// The CPI model of docs/design.md §8: a multi-layer perceptron with ReLU hidden layers and a
+/// softplus output (CPI is positive). Inputs are already-normalised feature vectors
+/// (FeatureNormalizer). Inference uses Eigen; a batch is one matrix with one column per sample.
 class Mlp {
 public:
     using Matrix = Eigen::MatrixXf;

@@ -1,14 +1,13 @@
 #pragma once
 
 #include "common/JobControl.h"
-
 #include "ml/Mlp.h"
 
 #include <nlohmann/json_fwd.hpp>
 
 namespace concorde {
 
-/// Training settings (DESIGN §8): AdamW on the relative error |ŷ − y| / y, mini-batches, a
+/// Training settings (docs/design.md §8): AdamW on the relative error |ŷ − y| / y, mini-batches, a
 /// validation split with early stopping. Deterministic for a given seed.
 struct TrainingOptions {
     std::vector<int> hidden{256, 128};

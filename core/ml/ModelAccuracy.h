@@ -10,7 +10,7 @@
 namespace concorde {
 
 /// The measured accuracy of a CPI model, read from what training and `concorde evaluate
-/// --record` store in CpiModel::metrics (DESIGN §13), in a form ready to show:
+/// --record` store in CpiModel::metrics (docs/design.md §13), in a form ready to show:
 ///
 /// - "accuracy.test": samples of regions the model never trained on (unseen regions),
 /// - "accuracy.held_out": samples of programs kept out of training (unseen programs),

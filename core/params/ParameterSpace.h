@@ -8,7 +8,8 @@
 
 namespace concorde {
 
-/// The fixed table of the twenty parameters (DESIGN §3). Stateless: all functions are lookups.
+/// The fixed table of the twenty parameters (docs/design.md §3). Stateless: all functions are
+/// lookups.
 class ParameterSpace {
 public:
     /// All parameters in ParamId order.

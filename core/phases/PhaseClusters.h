@@ -7,8 +7,8 @@
 
 namespace concorde {
 
-/// The phases of a program: which regions behave alike (DESIGN §10 stores `phaseOf` per region;
-/// the GUI colours the program timeline by it).
+/// The phases of a program: which regions behave alike (docs/design.md §10 stores `phaseOf` per
+/// region; the GUI colours the program timeline by it).
 struct PhaseClusters {
     /// One k that was tried, with its clustering quality.
     struct Score {

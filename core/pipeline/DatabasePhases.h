@@ -13,7 +13,7 @@ namespace concorde {
 
 class FeatureDatabase;
 
-/// The phases of a feature database's programs (DESIGN §10: `regions.phase`), computed with
+/// The phases of a feature database's programs (docs/design.md §10: `regions.phase`), computed with
 /// PhaseClustering and stored one program per transaction. What `concorde phases` runs.
 ///
 /// **Input per program**: its regions in region-index order.

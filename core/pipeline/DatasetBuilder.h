@@ -1,9 +1,9 @@
 #pragma once
 
-#include "params/MethodConstants.h"
 #include "bounds/GridBounds.h"
 #include "common/JobControl.h"
 #include "params/CoreConfig.h"
+#include "params/MethodConstants.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -12,9 +12,9 @@
 
 namespace concorde {
 
-/// `concorde dataset` (DESIGN §8): random (region, configuration) samples with the raw feature
-/// vector for exactly that configuration, the reference simulator's CPI as the label and the
-/// min-of-bounds CPI as the no-ML baseline.
+/// `concorde dataset` (docs/design.md §8): random (region, configuration) samples with the raw
+/// feature vector for exactly that configuration, the reference simulator's CPI as the label and
+/// the min-of-bounds CPI as the no-ML baseline.
 ///
 /// The sample plan is a pure function of the seed: draw i picks a region with probability
 /// proportional to its measured length (so programs weigh by how much of them is traced) and a

@@ -31,7 +31,7 @@ struct DiagnosticCheck {
 
 /// Runs the synthetic kernel suite through the reference simulator at several configurations,
 /// including the ends of each parameter's range, and compares measured effective values with
-/// configured ones (DESIGN §6, `concorde diagnose`).
+/// configured ones (docs/design.md §6, `concorde diagnose`).
 ///
 /// Measurements use steady-state throughput: the commit cycles of the second half of the measured
 /// instructions (so pipeline fill does not count). Latencies and widths are compared after

@@ -1,9 +1,8 @@
 #pragma once
 
-#include "analysis/WarmState.h"
-
 #include "analysis/LatencyTable.h"
 #include "analysis/MemorySystemSpec.h"
+#include "analysis/WarmState.h"
 #include "params/CoreConfig.h"
 #include "refsim/PipelineSpec.h"
 #include "refsim/SimulationListener.h"
@@ -14,7 +13,7 @@
 
 namespace concorde {
 
-/// The reference cycle-level out-of-order core (DESIGN §6): deterministic and trace-driven
+/// The reference cycle-level out-of-order core (docs/design.md §6): deterministic and trace-driven
 /// (the trace is the committed path; mispredictions stall fetch until the branch resolves).
 ///
 /// Front end: fetch requests I-cache lines in program order (PipelineSpec::lineRequestsPerCycle

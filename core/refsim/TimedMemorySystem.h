@@ -4,8 +4,8 @@
 #include "analysis/MemoryConfig.h"
 #include "analysis/MemorySystemSpec.h"
 #include "analysis/SetAssociativeCache.h"
-#include "analysis/WarmState.h"
 #include "analysis/StridePrefetcher.h"
+#include "analysis/WarmState.h"
 
 #include <cstdint>
 #include <optional>
@@ -21,7 +21,7 @@ namespace concorde {
 /// channel with finite bandwidth (requests served in order, each occupying the channel for
 /// lineBytes / dramBytesPerCycle cycles).
 ///
-/// Simplifications (documented in the refsim README section of DESIGN): stores are written to the
+/// Simplifications (docs/design.md §6): stores are written to the
 /// caches at commit without timing (a store buffer drains them in the background); prefetches do
 /// not occupy MSHRs; evictions are silent (no writebacks).
 class TimedMemorySystem {

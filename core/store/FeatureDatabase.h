@@ -18,7 +18,7 @@ namespace concorde {
 class SqliteConnection;
 struct CpiModel;
 
-/// The SQLite feature database (DESIGN §10; tables in docs/database.md).
+/// The SQLite feature database (docs/design.md §10; tables in docs/database.md).
 ///
 /// Opening read-only (the GUI, `info`, `validate-db`) checks the file before trusting it: it
 /// exists, is not empty, is an SQLite file, has a meta table with this build's schema version,

@@ -15,7 +15,7 @@ namespace concorde {
 /// grid. Every grid must be non-empty, strictly ascending and inside the parameter's range.
 ///
 /// Named grids:
-/// - "default": the DESIGN §3 grid (54 memory configurations, 3,712 series per region).
+/// - "default": the docs/design.md §3 grid (54 memory configurations, 3,712 series per region).
 /// - "full": the default grid plus every integer value of the parameters that are cheap to
 ///   sweep — the widths and pipe counts (commit/fetch/decode/rename widths 1–12/16, ls_pipes
 ///   1–8, load_pipes 0–8) and bp_miss_pct 0–20 — which are memory-independent and cost

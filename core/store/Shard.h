@@ -6,9 +6,9 @@
 
 namespace concorde {
 
-/// One slice of an embarrassingly parallel job (DESIGN §14): `--shard I/N` takes the items whose
-/// global index % N == I, so N independent processes (e.g. a Slurm job array with
-/// I = $SLURM_ARRAY_TASK_ID) cover every item exactly once. The default 0/1 is everything.
+/// One slice of an embarrassingly parallel job (docs/design.md §14): `--shard I/N` takes the items
+/// whose global index % N == I, so N independent processes (e.g. a Slurm job array with I =
+/// $SLURM_ARRAY_TASK_ID) cover every item exactly once. The default 0/1 is everything.
 class Shard {
 public:
     Shard() = default;

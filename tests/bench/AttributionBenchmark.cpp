@@ -1,19 +1,19 @@
 // Shapley attribution speed: 20 players × 200 permutations over the 64 regions of a program
-// (DESIGN §9, §12). The headline cases use a synthetic stand-in for the ML model of DESIGN §8, so
-// they run without a database: a small MLP over the normalised parameter vector (20 → 16 → 4 → 1,
-// ReLU, per-region first-layer bias and output scale), batched, a few tens of ns per
-// configuration — the speed the block-precomputed model is meant to reach (≥ 1 M evaluations/s on
-// 2 cores). The shapleyDatabaseModel case runs the real model of a feature database (see
-// databaseSetup()) and is skipped when there is none.
+// (docs/design.md §9, §12). The headline cases use a synthetic stand-in for the ML model of
+// docs/design.md §8, so they run without a database: a small MLP over the normalised parameter
+// vector (20 → 16 → 4 → 1, ReLU, per-region first-layer bias and output scale), batched, a few tens
+// of ns per configuration — the speed the block-precomputed model is meant to reach (≥ 1 M
+// evaluations/s on 2 cores). The shapleyDatabaseModel case runs the real model of a feature
+// database (see databaseSetup()) and is skipped when there is none.
 #include "attribution/PlayerSet.h"
 #include "attribution/ProgramValue.h"
 #include "attribution/ShapleyAttributor.h"
 #include "attribution/ValueFunction.h"
+#include "explore/DatabasePredictor.h"
+#include "explore/RegionValueFunction.h"
 #include "params/ParameterSpace.h"
 #include "params/Preset.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
-#include "explore/RegionValueFunction.h"
 
 #include <array>
 #include <benchmark/benchmark.h>

@@ -1,6 +1,6 @@
-// Analytical bounds speed (DESIGN §12: all bounds for one configuration of a 100k-instruction
-// region ≤ 5 ms; the trace analysis for a memory configuration is measured separately because
-// it is shared by every configuration with the same memory parameters).
+// Analytical bounds speed (docs/design.md §12: all bounds for one configuration of a
+// 100k-instruction region ≤ 5 ms; the trace analysis for a memory configuration is measured
+// separately because it is shared by every configuration with the same memory parameters).
 #include "analysis/MemoryConfig.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"

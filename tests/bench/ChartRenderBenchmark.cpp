@@ -1,6 +1,6 @@
 // How long each chart view takes to take new data and redraw (the chart part of "slider change
-// → visible charts redrawn ≤ 16 ms", DESIGN §12), on real per-window bounds. Runs offscreen;
-// not a test.
+// → visible charts redrawn ≤ 16 ms", docs/design.md §12), on real per-window bounds. Runs
+// offscreen; not a test.
 //
 //     chart_render [DB.sqlite] [--repeats N] [--shots DIR]
 //
@@ -14,9 +14,9 @@
 #include "PhasesView.h"
 #include "TimeseriesView.h"
 #include "explore/DatabaseBounds.h"
+#include "explore/DatabasePredictor.h"
 #include "explore/ProgramTimeline.h"
 #include "params/PresetLibrary.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <QApplication>

@@ -1,5 +1,5 @@
-// Opening a database in the explorer with every CDF computed (DESIGN §12: ≤ 1 s for the default
-// database), and what a slider change costs the CDF and timeseries views afterwards.
+// Opening a database in the explorer with every CDF computed (docs/design.md §12: ≤ 1 s for the
+// default database), and what a slider change costs the CDF and timeseries views afterwards.
 //
 // The database is $CONCORDE_BENCH_DB, else data/default.sqlite; without one the cases are
 // skipped. "Open" is what the explorer does when a database opens: FeatureDatabase::openReadOnly,

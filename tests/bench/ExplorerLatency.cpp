@@ -1,5 +1,5 @@
-// Slider change → CPI and visible charts redrawn, in the real explorer window (DESIGN §12: ≤ 16 ms
-// for a program of 64 regions). Runs offscreen; not a test.
+// Slider change → CPI and visible charts redrawn, in the real explorer window (docs/design.md §12:
+// ≤ 16 ms for a program of 64 regions). Runs offscreen; not a test.
 //
 //     explorer_latency [DB.sqlite] [--steps N] [--tabs overview,cdf,timeseries,phases]
 //
@@ -35,10 +35,10 @@
 #include "MainWindow.h"
 #include "OverviewView.h"
 #include "Session.h"
+#include "explore/ExplorerModel.h"
 #include "explore/ReferenceIpc.h"
 #include "explore/ReferenceIpcCache.h"
 #include "params/PresetLibrary.h"
-#include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
 #include <QApplication>

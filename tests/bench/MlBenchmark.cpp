@@ -1,4 +1,4 @@
-// CPI evaluations per second with the block-precomputed first layer (DESIGN §12: ≥ 1 M/s
+// CPI evaluations per second with the block-precomputed first layer (docs/design.md §12: ≥ 1 M/s
 // batched on 2 cores). Standard feature layout (K = 10, 447 features), default grid, MLP
 // 447-128-64-1 (with 256-128 hidden layers the second layer's 32k multiply-adds per evaluation
 // cap it near 0.5 M/s on this machine; see BENCHMARKS.md). Block features are synthetic until a

@@ -1,14 +1,14 @@
-// Speed of CPI predictions from a real database and its trained model (DESIGN §12), measured in
-// one run so that the ratio is meaningful on a shared machine:
+// Speed of CPI predictions from a real database and its trained model (docs/design.md §12),
+// measured in one run so that the ratio is meaningful on a shared machine:
 //   - batched evaluations per second on every core (target ≥ 1 M/s on 2 cores);
 //   - one prediction of one region vs the reference simulation of the same region at the same
 //     configuration (target ≥ 10^4×).
 // Usage: predict_speed [DB] (default $CONCORDE_BENCH_DB, else data/default.sqlite).
 #include "common/ConcordeError.h"
 #include "common/SplitMix64.h"
+#include "explore/DatabasePredictor.h"
 #include "params/ParameterSpace.h"
 #include "refsim/ReferenceSimulator.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <chrono>

@@ -1,7 +1,7 @@
-// Reference simulator speed on real traces (DESIGN §12: ≥ 2 M simulated instructions/s, single
-// thread). Uses the committed sample traces of real programs (data/samples), 100k-instruction
-// regions with 20k warm-up each; items/s counts measured instructions only, while the time
-// includes the warm-up and the per-region set-up, as a user pays them.
+// Reference simulator speed on real traces (docs/design.md §12: ≥ 2 M simulated instructions/s,
+// single thread). Uses the committed sample traces of real programs (data/samples),
+// 100k-instruction regions with 20k warm-up each; items/s counts measured instructions only, while
+// the time includes the warm-up and the per-region set-up, as a user pays them.
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
 #include "refsim/ReferenceSimulator.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make-latency-db.sh [FOLDER]
-#     Builds the feature database for explorer_latency's 64-region case (DESIGN §12: slider change
+#     Builds the feature database for explorer_latency's 64-region case (docs/design.md §12: slider change
 #     → CPI and visible charts redrawn ≤ 16 ms for a program of 64 regions). The shipped
 #     data/default.sqlite has 16 regions per program, so this traces one real program of the
 #     workload set at 64 regions and builds, outside git, FOLDER/latency-64.sqlite (default

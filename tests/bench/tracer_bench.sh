@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tracer_bench.sh — speed of `concorde trace` (DESIGN §12): the tracer must be at least 5x faster
+# tracer_bench.sh — speed of `concorde trace` (docs/design.md §12): the tracer must be at least 5x faster
 # than `valgrind --tool=lackey --trace-mem=yes` on the same run, and fast-forwarding at least 10x
 # faster than tracing. A benchmark, not a test: it is not registered with CTest.
 #
@@ -120,7 +120,7 @@ the runs: ${load_before}; after: $(cut -d' ' -f1-3 /proc/loadavg).
 | fast-forward | \`concorde trace --skip ${skip} --length 1000\` (${traced_ff} traced of ${total_ff}) | ${t_ff} | ${c_ff} | $(rate "$total" "$t_ff") | $(ratio "$t_ff" "$t_native") |
 | lackey | \`valgrind --tool=lackey --trace-mem=yes --log-file=/dev/null\` | ${t_lackey} | ${c_lackey} | $(rate "$total" "$t_lackey") | $(ratio "$t_lackey" "$t_native") |
 
-| target (DESIGN §12) | wall ratio | CPU ratio | |
+| target (docs/design.md §12) | wall ratio | CPU ratio | |
 |---|---:|---:|---|
 | tracer ≥ 5× faster than lackey --trace-mem=yes (lackey / trace all) | ${r_lackey}× | ${r_lackey_cpu}× | $(verdict "$r_lackey" 5) |
 | fast-forward ≥ 10× faster than tracing (trace all / fast-forward) | ${r_ff}× | ${r_ff_cpu}× | $(verdict "$r_ff" 10) |

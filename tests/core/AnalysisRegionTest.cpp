@@ -489,7 +489,7 @@ private slots:
     }
 
     void speedOf100kInstructionRegion() {
-        // Not a timed test: reports the speed (DESIGN §12 keeps benchmarks separate).
+        // Not a timed test: reports the speed (docs/design.md §12 keeps benchmarks separate).
         const auto records = syntheticProgram(120000);
         const RegionAnalyzer analyzer;
         AnnotatedRegion region;

@@ -1,6 +1,6 @@
-// Shapley attribution (DESIGN §9): player sets and grouping files, exact and sampled Shapley
-// values against closed forms, efficiency, symmetry and null players, the paper's cache × load
-// queue interaction, ordered ablation, per-region and per-program aggregation, determinism,
+// Shapley attribution (docs/design.md §9): player sets and grouping files, exact and sampled
+// Shapley values against closed forms, efficiency, symmetry and null players, the paper's cache ×
+// load queue interaction, ordered ablation, per-region and per-program aggregation, determinism,
 // cancellation, progress, CSV and JSON output.
 #include "../support/ErrorCapture.h"
 #include "attribution/AttributionCsvWriter.h"
@@ -186,7 +186,7 @@ private slots:
 
         const PlayerSet groups = PlayerSet::defaultGroups();
         QCOMPARE(groups.size(), std::size_t(10));
-        // Canonical order: by first parameter in the DESIGN §3 table.
+        // Canonical order: by first parameter in the docs/design.md §3 table.
         QCOMPARE(QString::fromStdString(groups.nameList()),
                  QStringLiteral("window, commit, ldst_queues, issue, ldst_pipes, frontend_width, "
                                 "fetch, branch_prediction, caches, prefetcher"));

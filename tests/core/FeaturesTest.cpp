@@ -1,5 +1,5 @@
-// Feature machinery (DESIGN §8): distribution encoding and CDFs, the feature layout and its block
-// dependencies and combinations, parameter normalisation, JSON and binary blob round trips.
+// Feature machinery (docs/design.md §8): distribution encoding and CDFs, the feature layout and its
+// block dependencies and combinations, parameter normalisation, JSON and binary blob round trips.
 #include "../support/ErrorCapture.h"
 #include "common/ConcordeError.h"
 #include "features/BlockCombinations.h"

@@ -1,8 +1,8 @@
 // Renders every chart view from a real feature database, in the light, dark and projector
-// themes, to PNG files for people to look at (DESIGN §11: screenshots of each view, normal and
-// projector; fix what is illegible). Runs only when CONCORDE_SCREENSHOT_DB names a database with
-// a model (e.g. data/default.sqlite after `concorde label --configs 2 --presets`); otherwise it
-// is skipped. Files go to $CONCORDE_SCREENSHOT_DIR (default: the system temp folder) as
+// themes, to PNG files for people to look at (docs/design.md §11: screenshots of each view, normal
+// and projector; fix what is illegible). Runs only when CONCORDE_SCREENSHOT_DB names a database
+// with a model (e.g. data/default.sqlite after `concorde label --configs 2 --presets`); otherwise
+// it is skipped. Files go to $CONCORDE_SCREENSHOT_DIR (default: the system temp folder) as
 // <prefix><view>[-<theme>].png (and the light theme also as .svg, .pdf and .csv) with prefix
 // $CONCORDE_SCREENSHOT_PREFIX (default "explorer-").
 #include "CdfView.h"
@@ -12,12 +12,12 @@
 #include "TimeseriesView.h"
 #include "attribution/PlayerSet.h"
 #include "explore/DatabaseBounds.h"
+#include "explore/DatabasePredictor.h"
 #include "explore/ProgramTimeline.h"
 #include "explore/ReferenceIpc.h"
 #include "explore/ShapleyJob.h"
 #include "params/PresetLibrary.h"
 #include "pipeline/DatabasePhases.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <QDir>

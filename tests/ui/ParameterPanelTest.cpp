@@ -48,7 +48,7 @@ private slots:
             titles << box->title();
         QCOMPARE(titles, (QStringList{"Front end", "Back end", "Memory"}));
 
-        // Membership as DESIGN §3 reads: written out, not derived from the spec table.
+        // Membership as docs/design.md §3 reads: written out, not derived from the spec table.
         const std::map<QString, std::set<QString>> expected = {
             {"Front end",
              {"fetch_width", "decode_width", "rename_width", "fetch_buffers", "icache_fills", "bp",
