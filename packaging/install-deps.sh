@@ -9,7 +9,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   # libraries (see CMakeLists.txt)
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libeigen3-dev libsqlite3-dev libtbb-dev
-  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev
+  libzstd-dev liblzma-dev zlib1g-dev nlohmann-json3-dev libcli11-dev
   # Qt's offscreen/xcb platform needs GL headers at build time on some setups
   libgl-dev
   # benchmarks (tests/bench)

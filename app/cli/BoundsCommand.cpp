@@ -1,69 +1,51 @@
 #include "BoundsCommand.h"
 
-#include "ConfigOptions.h"
-#include "RegionSelection.h"
 #include "analysis/MemoryConfig.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"
-#include "common/ConcordeError.h"
 #include "trace/TraceReader.h"
 
+#include <CLI/CLI.hpp>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace concorde::cli {
 
-std::string BoundsCommand::help() const {
-    return std::string(
-               "Usage: concorde bounds TRACE [--preset P] [--set KEY=VALUE ...] [--region I]\n"
-               "                       [--window W] [--json | --csv]\n\n"
-               "Runs the per-resource analytical models (DESIGN §7) on every region of TRACE\n"
-               "(or region I) for one configuration: for each resource the throughput bound it\n"
-               "alone imposes on every window of W instructions (default 400), and which\n"
-               "resource binds each window. Text output summarises each region (mean bound per\n"
-               "resource and how often it binds); --json adds every series and the auxiliary\n"
-               "features; --csv prints one row per window.\n\n"
-               "Options:\n") +
-           ConfigOptions::helpText() +
-           "  --region I        only region I\n"
-           "  --window W        window size in instructions (default 400)\n"
-           "  --json            JSON with all series\n"
-           "  --csv             CSV: region,window,binding,<resource bounds>,<auxiliary>\n";
+std::string BoundsCommand::description() const {
+    return "Runs the per-resource analytical models (DESIGN §7) on every region of TRACE\n"
+           "(or region I) for one configuration: for each resource the throughput bound it\n"
+           "alone imposes on every window of W instructions, and which resource binds each\n"
+           "window. Text output summarises each region (mean bound per resource and how often\n"
+           "it binds); --json adds every series and the auxiliary features; --csv prints one\n"
+           "row per window.\n";
 }
 
-int BoundsCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
-    ArgParser parser(args);
-    const ConfigOptions options = ConfigOptions::take(parser);
-    const bool json = parser.takeFlag("--json");
-    const bool csv = parser.takeFlag("--csv");
-    const auto regionText = parser.takeValue("--region");
-    const auto window =
-        static_cast<std::uint32_t>(parser.takeUnsigned("--window", 400, 16, 1u << 20));
-    const auto traces = parser.finish();
-    if (traces.size() != 1)
-        throw usageError("bounds takes exactly one TRACE");
-    if (json && csv)
-        throw usageError("choose one of --json and --csv");
+void BoundsCommand::declare(CLI::App& app) {
+    workload_.addTo(app, "window size in instructions", 16);
+    CLI::Option* json = app.add_flag("--json", json_, "JSON with all series");
+    app.add_flag("--csv", csv_, "CSV: region,window,binding,<resource bounds>,<auxiliary>")
+        ->excludes(json);
+}
 
-    TraceReader reader(traces.front());
-    reader.verifyAll();
+int BoundsCommand::run(std::ostream& out, std::ostream&) {
+    TraceReader reader(workload_.trace);
+    const std::vector<std::size_t> selected = workload_.selectRegions(reader);
     const auto& regions = reader.info().regions;
-    const std::vector<std::size_t> selected = RegionSelection(regionText).resolve(regions.size());
 
     const RegionAnalyzer analyzer;
-    const BoundsCalculator calculator(window);
-    const MemoryConfig memory = MemoryConfig::fromCoreConfig(options.config);
+    const BoundsCalculator calculator(workload_.window);
+    const MemoryConfig memory = MemoryConfig::fromCoreConfig(workload_.config.config);
     nlohmann::json report;
-    report["trace"] = traces.front();
-    report["config"] = options.config.toJson();
+    report["trace"] = workload_.trace;
+    report["config"] = workload_.config.config.toJson();
     std::vector<TraceRecord> records;
     bool header = true;
     for (std::size_t index : selected) {
         reader.readRegion(index, records);
         const AnnotatedRegion region = analyzer.analyze(records, regions[index].warmup, memory);
-        const ResourceBounds bounds = calculator.compute(region, options.config);
-        if (csv) {
+        const ResourceBounds bounds = calculator.compute(region, workload_.config.config);
+        if (csv_) {
             const std::string table = bounds.toCsv();
             std::size_t lineStart = 0;
             while (lineStart < table.size()) {
@@ -80,15 +62,15 @@ int BoundsCommand::run(const std::vector<std::string>& args, std::ostream& out, 
             }
             continue;
         }
-        nlohmann::json entry = bounds.toJson(json);
+        nlohmann::json entry = bounds.toJson(json_);
         entry["region"] = index;
         report["regions"].push_back(std::move(entry));
-        if (json)
+        if (json_)
             continue;
         out << "region " << index << ": " << bounds.instructions << " instructions, "
-            << bounds.windows() << " windows of " << window << ", min-of-bounds IPC " << std::fixed
-            << std::setprecision(3) << report["regions"].back()["min_of_bounds_ipc"].get<double>()
-            << "\n";
+            << bounds.windows() << " windows of " << workload_.window << ", min-of-bounds IPC "
+            << std::fixed << std::setprecision(3)
+            << report["regions"].back()["min_of_bounds_ipc"].get<double>() << "\n";
         const auto share = bounds.bindingShare();
         out << "  resource        mean bound   binds\n";
         for (std::size_t r = 0; r < bounds.resources.size(); ++r)
@@ -96,7 +78,7 @@ int BoundsCommand::run(const std::vector<std::string>& args, std::ostream& out, 
                 << std::setw(11) << std::setprecision(3) << bounds.meanBound(r) << std::setw(7)
                 << std::setprecision(0) << 100.0 * share[r] << " %\n";
     }
-    if (json)
+    if (json_)
         out << report.dump(2) << "\n";
     return 0;
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Command.h"
+#include "TraceWorkload.h"
 
 namespace concorde::cli {
 
@@ -9,8 +10,14 @@ class BoundsCommand : public Command {
 public:
     std::string name() const override { return "bounds"; }
     std::string summary() const override { return "per-window analytical throughput bounds"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    TraceWorkload workload_;
+    bool json_ = false;
+    bool csv_ = false;
 };
 
 } // namespace concorde::cli

@@ -1,39 +1,52 @@
 #include "BuildDbCommand.h"
 
-#include "ArgParser.h"
+#include "CommonOptions.h"
 #include "JobRunner.h"
-#include "common/ConcordeError.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
 
+#include <CLI/CLI.hpp>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
 
 namespace concorde::cli {
 
-std::string BuildDbCommand::help() const {
-    return "Usage: concorde build-db --out DB.sqlite [--grid default|full|FILE.json] [--jobs N]\n"
-           "                         [--window W] [--shard I/N] TRACES...\n\n"
-           "Computes, for every region of every trace, the per-window series of every\n"
+std::string BuildDbCommand::description() const {
+    return "Computes, for every region of every trace, the per-window series of every\n"
            "analytical model at every point of the parameter grid (DESIGN §7) and stores them\n"
            "in an SQLite feature database with the region's trace records (so that `concorde\n"
            "label` needs no traces). Each region is written in its own transaction.\n\n"
            "Resumable: after a crash, kill or Ctrl-C, run the same command again; complete\n"
            "regions are skipped and the result is identical to an uninterrupted build. The\n"
-           "program of a trace is named after the trace file (gzip.ctrace -> gzip).\n\n"
-           "Options:\n"
-           "  --out DB        the database (created, or resumed if it exists)\n"
-           "  --grid G        default (DESIGN §3), full (every integer width, pipe count and\n"
-           "                  misprediction rate), or a JSON file {\"rob\": [64, 128], ...}\n"
-           "                  whose parameters replace the default grid's (default: default)\n"
-           "  --jobs N        threads (default: every core)\n"
-           "  --window W      window size in instructions (default 400)\n"
-           "  --shard I/N     only regions whose global index % N == I (Slurm job arrays);\n"
-           "                  combine the shards' databases with `concorde merge-db`\n\n"
-           "Example:\n"
+           "program of a trace is named after the trace file (gzip.ctrace -> gzip).\n";
+}
+
+std::string BuildDbCommand::epilogue() const {
+    return "Example:\n"
            "  concorde build-db --out progs.sqlite data/samples/*.ctrace\n";
+}
+
+void BuildDbCommand::declare(CLI::App& app) {
+    app.add_option("TRACES", traces_, "the .ctrace files")->required();
+    app.add_option("--out", output_, "the database (created, or resumed if it exists)")
+        ->type_name("DB")
+        ->required();
+    app.add_option("--grid", grid_,
+                   "default (DESIGN §3), full (every integer width, pipe count and misprediction "
+                   "rate), or a JSON file {\"rob\": [64, 128], ...} whose parameters replace the "
+                   "default grid's")
+        ->type_name("G")
+        ->capture_default_str();
+    addJobsOption(app, options_.jobs);
+    app.add_option("--window", options_.windowSize, "window size in instructions")
+        ->type_name("W")
+        ->check(wholeNumber(16, 1u << 20))
+        ->capture_default_str();
+    addShardOption(app, options_.shard,
+                   "only regions whose global index % N == I (Slurm job arrays); combine the "
+                   "shards' databases with `concorde merge-db`");
 }
 
 namespace {
@@ -52,39 +65,20 @@ std::string seconds(double value) {
 
 } // namespace
 
-int BuildDbCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                        std::ostream& err) {
-    ArgParser parser(args);
-    const auto output = parser.takeValue("--out");
-    const std::string gridSpec = parser.takeValue("--grid").value_or("default");
-    const auto jobs = static_cast<unsigned>(parser.takeUnsigned("--jobs", 0, 1, 4096));
-    const auto window =
-        static_cast<std::uint32_t>(parser.takeUnsigned("--window", 400, 16, 1u << 20));
-    const auto shardText = parser.takeValue("--shard");
-    const auto traces = parser.finish();
-    if (!output)
-        throw usageError("build-db needs --out DB.sqlite");
-    if (traces.empty())
-        throw usageError("build-db needs at least one TRACE");
+int BuildDbCommand::run(std::ostream& out, std::ostream& err) {
+    options_.traces.assign(traces_.begin(), traces_.end());
+    options_.grid = GridDescription::resolve(grid_);
+    options_.createdBy = "concorde build-db";
 
-    DatabaseBuilder::Options options;
-    options.traces.assign(traces.begin(), traces.end());
-    options.grid = GridDescription::resolve(gridSpec);
-    options.windowSize = window;
-    options.jobs = jobs;
-    if (shardText)
-        options.shard = Shard::parse(*shardText);
-    options.createdBy = "concorde build-db";
-
-    FeatureDatabase db = FeatureDatabase::openForWriting(*output);
+    FeatureDatabase db = FeatureDatabase::openForWriting(output_);
     JobRunner runner(err, "build-db");
     const DatabaseBuilder::Summary summary = runner.run(
-        [&](const JobControl& job) { return DatabaseBuilder::build(db, options, job); });
+        [&](const JobControl& job) { return DatabaseBuilder::build(db, options_, job); });
     db.close();
-    out << "database:   " << *output << "\n"
+    out << "database:   " << output_ << "\n"
         << "regions:    " << summary.regionsBuilt << " built, " << summary.alreadyComplete
         << " already complete, of " << summary.regionsInShard
-        << (options.shard.all() ? "" : " in shard " + options.shard.toString()) << "\n";
+        << (options_.shard.all() ? "" : " in shard " + options_.shard.toString()) << "\n";
     if (summary.regionsBuilt)
         out << "stored:     series " << kilobytes(summary.seriesBytes / summary.regionsBuilt)
             << " per region, records " << kilobytes(summary.recordBytes / summary.regionsBuilt)

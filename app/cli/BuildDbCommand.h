@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Command.h"
+#include "pipeline/DatabaseBuilder.h"
 
 namespace concorde::cli {
 
@@ -13,8 +14,16 @@ public:
     std::string summary() const override {
         return "build (or resume) a feature database from traces";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    std::string epilogue() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string output_;
+    std::string grid_ = "default";
+    std::vector<std::string> traces_;
+    DatabaseBuilder::Options options_;
 };
 
 } // namespace concorde::cli

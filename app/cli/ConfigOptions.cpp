@@ -2,22 +2,30 @@
 
 #include "params/PresetLibrary.h"
 
+#include <CLI/CLI.hpp>
+
 namespace concorde::cli {
 
-ConfigOptions ConfigOptions::take(ArgParser& parser) {
-    ConfigOptions options;
-    if (const auto preset = parser.takeValue("--preset")) {
-        options.config = PresetLibrary::loadDefault().require(*preset).config;
-        options.presetName = *preset;
-    }
-    for (const auto& assignment : parser.takeValues("--set"))
-        options.config.applyAssignment(assignment);
-    return options;
-}
-
-const char* ConfigOptions::helpText() {
-    return "  --preset NAME     start from a preset (big, n1-like, little, or your own)\n"
-           "  --set KEY=VALUE   set one parameter (repeatable), e.g. --set rob=256 --set bp=tage\n";
+void ConfigOptions::addTo(CLI::App& app) {
+    app.add_option_function<std::string>(
+           "--preset",
+           [this](const std::string& name) {
+               config = PresetLibrary::loadDefault().require(name).config;
+               presetName = name;
+           },
+           "start from a preset (big, n1-like, little, or your own)")
+        ->type_name("NAME");
+    // Declared after --preset because CLI11 runs the callbacks in declaration order: the
+    // assignments apply on top of the preset wherever they stand on the command line.
+    app.add_option_function<std::vector<std::string>>(
+           "--set",
+           [this](const std::vector<std::string>& assignments) {
+               for (const auto& assignment : assignments)
+                   config.applyAssignment(assignment);
+           },
+           "set one parameter, e.g. --set rob=256 --set bp=tage")
+        ->type_name("KEY=VALUE")
+        ->allow_extra_args(false);
 }
 
 } // namespace concorde::cli

@@ -1,9 +1,12 @@
 #pragma once
 
-#include "ArgParser.h"
 #include "params/CoreConfig.h"
 
 #include <string>
+
+namespace CLI {
+class App;
+}
 
 namespace concorde::cli {
 
@@ -13,10 +16,9 @@ struct ConfigOptions {
     CoreConfig config;
     std::string presetName; ///< empty when no preset was given
 
-    /// Consumes --preset and --set from `parser`. Errors name the key or preset.
-    static ConfigOptions take(ArgParser& parser);
-    /// Help text for the two options, for commands' help().
-    static const char* helpText();
+    /// Declares --preset and --set on `app`. Once parsed, `config` is the preset (or the
+    /// defaults) with every assignment applied; errors name the key or preset.
+    void addTo(CLI::App& app);
 };
 
 } // namespace concorde::cli

@@ -1,93 +1,94 @@
 #include "DatasetCommand.h"
 
-#include "ArgParser.h"
+#include "CommonOptions.h"
 #include "JobRunner.h"
 #include "common/ConcordeError.h"
 #include "pipeline/DatasetBuilder.h"
 #include "store/GridDescription.h"
 
+#include <CLI/CLI.hpp>
 #include <iomanip>
 #include <ostream>
-#include <sstream>
 
 namespace concorde::cli {
 
-std::string DatasetCommand::help() const {
-    return "Usage: concorde dataset --traces TRACES... --samples N --out FILE [--seed S]\n"
-           "                        [--jobs N] [--hold-out PROGRAM...] [--grid G]\n"
-           "                        [--labels-from OLD]\n"
-           "       concorde dataset --db DB.sqlite --samples N --out FILE [options]\n\n"
-           "Draws N random (region, configuration) samples: a region with probability\n"
-           "proportional to its length, every parameter independently from the grid. For each\n"
-           "it stores the feature vector for exactly that configuration, the reference\n"
-           "simulator's CPI (the label) and the min-of-bounds CPI (the no-ML baseline).\n"
-           "From traces, each region's series are computed as build-db would (seconds per\n"
-           "region); from a feature database they are read, with the trace records stored in "
-           "it.\n\n"
+std::string DatasetCommand::description() const {
+    return "Draws N random (region, configuration) samples, from traces (--traces) or from a\n"
+           "feature database (--db): a region with probability proportional to its length, every\n"
+           "parameter independently from the grid. For each it stores the feature vector for\n"
+           "exactly that configuration, the reference simulator's CPI (the label) and the\n"
+           "min-of-bounds CPI (the no-ML baseline). From traces, each region's series are\n"
+           "computed as build-db would (seconds per region); from a feature database they are\n"
+           "read, with the trace records stored in it.\n\n"
            "Splits: samples of --hold-out programs are 'held_out' and never trained on; regions\n"
            "3, 11, 19... of the other programs are 'test' (never trained on); the rest 'train'.\n\n"
            "Parallel over regions and samples; resumable: samples are written region by region,\n"
-           "and running the same command again (or with a larger N) adds only missing draws.\n\n"
-           "Options:\n"
-           "  --traces T...   .ctrace files (the program is named after the file)\n"
-           "  --db DB         a feature database instead of traces\n"
-           "  --samples N     number of draws\n"
-           "  --out FILE      the dataset file (SQLite; created or resumed)\n"
-           "  --seed S        seed of the draws (default 1)\n"
-           "  --jobs N        threads (default: every core)\n"
-           "  --hold-out P    a program to keep out of training (repeatable, or P1,P2)\n"
-           "  --grid G        traces only: default, full or FILE.json (default: default)\n"
-           "  --balanced F    fraction of draws that are balanced cores (every parameter near\n"
-           "                  one common size level) instead of independent draws (default 0)\n"
-           "  --labels-from D an earlier dataset with the same seed and inputs: its labels\n"
-           "                  are reused for the same draws (only features are recomputed,\n"
-           "                  e.g. after a feature layout change)\n";
+           "and running the same command again (or with a larger N) adds only missing draws.\n";
 }
 
-int DatasetCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                        std::ostream& err) {
-    ArgParser parser(args);
-    const bool fromTraces = parser.takeFlag("--traces");
-    const auto dbPath = parser.takeValue("--db");
-    const auto output = parser.takeValue("--out");
-    const auto grid = parser.takeValue("--grid");
-    const auto labelsFrom = parser.takeValue("--labels-from");
-    DatasetBuilder::Options options;
-    options.samples = parser.takeUnsigned("--samples", 0, 1, 100'000'000);
-    options.seed = parser.takeUnsigned("--seed", 1);
-    options.jobs = static_cast<unsigned>(parser.takeUnsigned("--jobs", 0, 1, 4096));
-    for (const auto& value : parser.takeValues("--hold-out")) {
-        std::stringstream list(value);
-        for (std::string item; std::getline(list, item, ',');)
-            if (!item.empty())
-                options.holdOut.push_back(item);
-    }
-    if (labelsFrom)
-        options.labelsFrom = *labelsFrom;
-    options.balancedFraction = parser.takeDouble("--balanced", 0.0, 0.0, 1.0);
-    const auto rest = parser.finish();
-    if (!output)
-        throw usageError("dataset needs --out FILE");
-    if (options.samples == 0)
-        throw usageError("dataset needs --samples N");
-    if (fromTraces == dbPath.has_value())
+void DatasetCommand::declare(CLI::App& app) {
+    CLI::Option* traces =
+        app.add_option("--traces", traces_, ".ctrace files (the program is named after the file)")
+            ->type_name("T")
+            // An option name right after --traces means it was given no file.
+            ->check(CLI::Validator(
+                [](std::string& value) {
+                    return value.rfind('-', 0) == 0
+                               ? "needs at least one .ctrace file before " + value
+                               : std::string();
+                },
+                "", "not an option"));
+    app.add_option("--db", db_, "a feature database instead of traces")
+        ->type_name("DB")
+        ->excludes(traces);
+    app.add_option("--samples", options_.samples, "number of draws")
+        ->type_name("N")
+        ->check(wholeNumber(1, 100'000'000))
+        ->required();
+    app.add_option("--out", output_, "the dataset file (SQLite; created or resumed)")
+        ->type_name("FILE")
+        ->required();
+    addSeedOption(app, options_.seed, "seed of the draws");
+    addJobsOption(app, options_.jobs);
+    app.add_option("--hold-out", holdOut_, "a program to keep out of training, or P1,P2")
+        ->type_name("P")
+        ->delimiter(',')
+        ->allow_extra_args(false);
+    app.add_option("--grid", grid_, "default, full or FILE.json")
+        ->type_name("G")
+        ->capture_default_str()
+        ->needs(traces);
+    app.add_option("--balanced", options_.balancedFraction,
+                   "fraction of draws that are balanced cores (every parameter near one common "
+                   "size level) instead of independent draws")
+        ->type_name("F")
+        ->check(realNumber(0.0, 1.0))
+        ->capture_default_str();
+    app.add_option("--labels-from", labelsFrom_,
+                   "an earlier dataset with the same seed and inputs: its labels are reused for "
+                   "the same draws (only features are recomputed, e.g. after a feature layout "
+                   "change)")
+        ->type_name("D");
+}
+
+int DatasetCommand::run(std::ostream& out, std::ostream& err) {
+    if (traces_.empty() && !db_)
         throw usageError("dataset needs either --traces TRACES... or --db DB.sqlite");
-    if (dbPath && !rest.empty())
-        throw usageError("unexpected argument '" + rest.front() + "' (traces go after --traces)");
-    if (dbPath && grid)
-        throw usageError("--grid applies to traces only; a database has its own grid");
-    if (fromTraces && rest.empty())
-        throw usageError("--traces needs at least one .ctrace file");
+    for (const auto& program : holdOut_)
+        if (!program.empty()) // "--hold-out a,,b" and a trailing comma name no program
+            options_.holdOut.push_back(program);
+    if (labelsFrom_)
+        options_.labelsFrom = *labelsFrom_;
 
     JobRunner runner(err, "dataset");
     const DatasetBuilder::Summary summary = runner.run([&](const JobControl& job) {
-        if (dbPath)
-            return DatasetBuilder::fromDatabase(*dbPath, *output, options, job);
-        std::vector<std::filesystem::path> traces(rest.begin(), rest.end());
-        return DatasetBuilder::fromTraces(traces, GridDescription::resolve(grid.value_or("default")),
-                                          *output, options, job);
+        if (db_)
+            return DatasetBuilder::fromDatabase(*db_, output_, options_, job);
+        const std::vector<std::filesystem::path> traces(traces_.begin(), traces_.end());
+        return DatasetBuilder::fromTraces(traces, GridDescription::resolve(grid_), output_,
+                                          options_, job);
     });
-    out << "dataset:    " << *output << "\n"
+    out << "dataset:    " << output_ << "\n"
         << "samples:    " << summary.written << " drawn, " << summary.existing
         << " already present, " << summary.total << " in the file\n"
         << "regions:    " << summary.regions << " sampled this run\n"

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "Command.h"
+#include "pipeline/DatasetBuilder.h"
+
+#include <optional>
 
 namespace concorde::cli {
 
@@ -13,8 +16,18 @@ public:
     std::string summary() const override {
         return "draw training samples: features and reference-simulator CPI";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::vector<std::string> traces_;
+    std::optional<std::string> db_;
+    std::string output_;
+    std::string grid_ = "default";
+    std::optional<std::string> labelsFrom_;
+    std::vector<std::string> holdOut_;
+    DatasetBuilder::Options options_;
 };
 
 } // namespace concorde::cli

@@ -1,9 +1,9 @@
 #include "DiagnoseCommand.h"
 
-#include "ArgParser.h"
-#include "common/ConcordeError.h"
+#include "CommonOptions.h"
 #include "refsim/DiagnosticSuite.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -11,43 +11,25 @@
 
 namespace concorde::cli {
 
-std::string DiagnoseCommand::help() const {
-    std::string groups;
-    for (const auto& group : DiagnosticSuite::groups())
-        groups += (groups.empty() ? "" : ", ") + group;
-    return "Usage: concorde diagnose [--group G ...] [--json]\n\n"
-           "Validates the reference simulator the DiagSim way: each synthetic kernel makes one\n"
+std::string DiagnoseCommand::description() const {
+    return "Validates the reference simulator the DiagSim way: each synthetic kernel makes one\n"
            "resource binding, and the effective value measured from simulated time must equal\n"
            "the configured one — per-class latencies, load-to-use latency per cache level,\n"
            "every width, the ROB/LQ/SQ knees, cache capacities, the misprediction penalty,\n"
            "I-cache fill and fetch-buffer limits, MSHRs and the prefetcher. Configurations\n"
-           "include the ends of each parameter's range. Exits 1 if any check fails.\n\n"
-           "Options:\n"
-           "  --group G   run only group G (repeatable): " +
-           groups +
-           "\n"
-           "  --json      print the checks as JSON\n";
+           "include the ends of each parameter's range. Exits 1 if any check fails.\n";
 }
 
-int DiagnoseCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                         std::ostream& err) {
-    ArgParser parser(args);
-    const bool json = parser.takeFlag("--json");
-    auto groups = parser.takeValues("--group");
-    if (!parser.finish().empty())
-        throw usageError("diagnose takes no positional arguments");
-    const auto known = DiagnosticSuite::groups();
-    for (const auto& group : groups)
-        if (std::find(known.begin(), known.end(), group) == known.end())
-            throw usageError("unknown group '" + group + "'; groups are: " + [&] {
-                std::string list;
-                for (const auto& k : known)
-                    list += (list.empty() ? "" : ", ") + k;
-                return list;
-            }());
-    if (groups.empty())
-        groups = known;
+void DiagnoseCommand::declare(CLI::App& app) {
+    app.add_option("--group", groups_, "run only group G")
+        ->type_name("G")
+        ->check(oneOf(DiagnosticSuite::groups()))
+        ->allow_extra_args(false);
+    app.add_flag("--json", json_, "print the checks as JSON");
+}
 
+int DiagnoseCommand::run(std::ostream& out, std::ostream& err) {
+    const auto groups = groups_.empty() ? DiagnosticSuite::groups() : groups_;
     const auto printRow = [&](const DiagnosticCheck& c) {
         out << (c.passed ? "PASS " : "FAIL ") << std::left << std::setw(12) << c.group
             << std::setw(26) << c.name << std::right << " configured " << std::setw(8)
@@ -57,10 +39,10 @@ int DiagnoseCommand::run(const std::vector<std::string>& args, std::ostream& out
         out.flush();
     };
     const DiagnosticSuite suite;
-    const auto checks = json ? suite.run(groups) : suite.run(groups, printRow);
+    const auto checks = json_ ? suite.run(groups) : suite.run(groups, printRow);
     const auto failed = std::count_if(checks.begin(), checks.end(),
                                       [](const DiagnosticCheck& c) { return !c.passed; });
-    if (json) {
+    if (json_) {
         nlohmann::json report;
         for (const auto& check : checks)
             report["checks"].push_back(check.toJson());

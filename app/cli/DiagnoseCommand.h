@@ -2,6 +2,8 @@
 
 #include "Command.h"
 
+#include <vector>
+
 namespace concorde::cli {
 
 /// `concorde diagnose [--json] [--group G ...]`: DiagSim-style validation of the simulator.
@@ -11,8 +13,13 @@ public:
     std::string summary() const override {
         return "check the simulator against synthetic kernels (DiagSim)";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::vector<std::string> groups_;
+    bool json_ = false;
 };
 
 } // namespace concorde::cli

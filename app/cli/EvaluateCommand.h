@@ -1,6 +1,9 @@
 #pragma once
 
 #include "Command.h"
+#include "ModelOption.h"
+
+#include <optional>
 
 namespace concorde::cli {
 
@@ -12,8 +15,16 @@ public:
     std::string summary() const override {
         return "measure the CPI model against reference-simulator labels";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::optional<std::string> dataset_;
+    std::optional<std::string> db_;
+    ModelOption model_;
+    bool json_ = false;
+    bool record_ = false;
 };
 
 } // namespace concorde::cli

@@ -9,8 +9,13 @@ class ExportChampSimCommand : public Command {
 public:
     std::string name() const override { return "export-champsim"; }
     std::string summary() const override { return "convert a .ctrace to a ChampSim trace"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string input_;
+    std::string output_;
 };
 
 } // namespace concorde::cli

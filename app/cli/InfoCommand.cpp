@@ -1,13 +1,12 @@
 #include "InfoCommand.h"
 
-#include "ArgParser.h"
 #include "DatabaseInfo.h"
-#include "common/ConcordeError.h"
 #include "store/FeatureDatabase.h"
 #include "trace/TraceMetadataJson.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceSummary.h"
 
+#include <CLI/CLI.hpp>
 #include <iomanip>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -15,17 +14,19 @@
 
 namespace concorde::cli {
 
-std::string InfoCommand::help() const {
-    return "Usage: concorde info FILE [--json]\n\n"
-           "Describes a .ctrace trace: where it came from, the instruction count, the mix of\n"
+std::string InfoCommand::description() const {
+    return "Describes a .ctrace trace: where it came from, the instruction count, the mix of\n"
            "instruction classes, the fractions of loads, stores and branches, and the region\n"
            "table (program position, warm-up and measured length of each region). Every block\n"
            "is read and checked, so a corrupt trace is reported here.\n\n"
            "For a feature database (an SQLite file, see concorde build-db): its build settings\n"
            "and grid, programs, regions with the bytes each stores, labels, models and the\n"
-           "bytes taken by each table and index.\n\n"
-           "Options:\n"
-           "  --json   print one JSON object instead of text\n";
+           "bytes taken by each table and index.\n";
+}
+
+void InfoCommand::declare(CLI::App& app) {
+    app.add_option("FILE", file_, "a .ctrace trace or a feature database")->required();
+    app.add_flag("--json", json_, "print one JSON object instead of text");
 }
 
 namespace {
@@ -38,32 +39,27 @@ std::string percent(double fraction) {
 
 } // namespace
 
-int InfoCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
-    ArgParser parser(args);
-    const bool json = parser.takeFlag("--json");
-    const auto files = parser.finish();
-    if (files.size() != 1)
-        throw usageError("info takes exactly one FILE");
-    if (FeatureDatabase::isSqliteFile(files.front())) {
-        DatabaseInfo::print(files.front(), json, out);
+int InfoCommand::run(std::ostream& out, std::ostream&) {
+    if (FeatureDatabase::isSqliteFile(file_)) {
+        DatabaseInfo::print(file_, json_, out);
         return 0;
     }
 
-    TraceReader reader(files.front());
+    TraceReader reader(file_);
     const TraceSummary summary = TraceSummary::of(reader);
     const TraceInfo& info = reader.info();
 
-    if (json) {
+    if (json_) {
         nlohmann::json document = traceInfoToJson(info);
         for (auto& region : document["regions"])
             region.erase("bbv");
-        document["file"] = files.front();
+        document["file"] = file_;
         document["summary"] = summary.toJson();
         out << document.dump(2) << "\n";
         return 0;
     }
 
-    out << "file:          " << files.front() << "\n"
+    out << "file:          " << file_ << "\n"
         << "format:        .ctrace, ISA " << info.isa << ", source " << info.source << "\n"
         << "command line:  " << info.commandLine << "\n";
     for (const auto& [key, value] : info.properties)

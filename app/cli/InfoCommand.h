@@ -10,8 +10,13 @@ class InfoCommand : public Command {
 public:
     std::string name() const override { return "info"; }
     std::string summary() const override { return "describe a .ctrace file or a feature database"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string file_;
+    bool json_ = false;
 };
 
 } // namespace concorde::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Command.h"
+#include "pipeline/RegionLabeler.h"
 
 namespace concorde::cli {
 
@@ -12,8 +13,14 @@ public:
     std::string summary() const override {
         return "add reference-simulator CPI labels to a feature database";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string db_;
+    bool presets_ = false;
+    RegionLabeler::Options options_;
 };
 
 } // namespace concorde::cli

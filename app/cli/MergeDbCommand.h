@@ -10,8 +10,14 @@ class MergeDbCommand : public Command {
 public:
     std::string name() const override { return "merge-db"; }
     std::string summary() const override { return "merge sharded feature databases"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    std::string epilogue() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string output_;
+    std::vector<std::string> shards_;
 };
 
 } // namespace concorde::cli

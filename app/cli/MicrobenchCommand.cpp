@@ -1,9 +1,10 @@
 #include "MicrobenchCommand.h"
 
-#include "ArgParser.h"
+#include "CommonOptions.h"
 #include "common/ConcordeError.h"
 #include "trace/synthetic/KernelCatalog.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <map>
 #include <ostream>
@@ -45,24 +46,20 @@ std::map<std::string, std::string> parseParams(const std::vector<std::string>& t
 
 } // namespace
 
-std::string MicrobenchCommand::help() const {
+std::string MicrobenchCommand::description() const {
+    return "Generates a DiagSim-style microbenchmark kernel NAME directly as a .ctrace trace: a\n"
+           "loop that makes one resource of the core binding (a latency, a width, a queue size),\n"
+           "to validate the reference simulator and the analytical models. The trace holds one\n"
+           "region: warm-up iterations (flagged), then the measured iterations. Generation is\n"
+           "deterministic; the kernel, its parameters and the equivalent command line are\n"
+           "recorded in the trace header (see concorde info). With --list, lists the kernels\n"
+           "instead.\n";
+}
+
+std::string MicrobenchCommand::epilogue() const {
     const KernelCatalog catalog;
     std::ostringstream text;
-    text << "Usage: concorde microbench NAME [--iterations N] [--param KEY=VALUE]... -o FILE\n"
-            "       concorde microbench --list\n\n"
-            "Generates a DiagSim-style microbenchmark kernel directly as a .ctrace trace: a loop\n"
-            "that makes one resource of the core binding (a latency, a width, a queue size), to\n"
-            "validate the reference simulator and the analytical models. The trace holds one\n"
-            "region: warm-up iterations (flagged), then the measured iterations. Generation is\n"
-            "deterministic; the kernel, its parameters and the equivalent command line are\n"
-            "recorded in the trace header (see concorde info).\n\n"
-            "Options:\n"
-            "  --iterations N      measured iterations (default: about 100k instructions;\n"
-            "                      what an iteration is depends on the kernel, see below)\n"
-            "  --param KEY=VALUE   set a kernel parameter (repeatable)\n"
-            "  -o, --output FILE   the .ctrace to write (required)\n"
-            "  --list              list the kernels, one line each, with parameter defaults\n\n"
-            "Kernels:\n";
+    text << "Kernels:\n";
     for (const auto& kernel : catalog.kernels()) {
         text << "  " << kernel->name() << "\n      " << kernel->description() << "\n"
              << "      iteration: " << kernel->iterationMeaning() << "\n";
@@ -79,24 +76,30 @@ std::string MicrobenchCommand::help() const {
     return text.str();
 }
 
-int MicrobenchCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
-    ArgParser parser(args);
-    const bool list = parser.takeFlag("--list");
-    const auto paramTexts = parser.takeValues("--param");
-    const std::uint64_t iterationsOption =
-        parser.takeUnsigned("--iterations", 0, 1, 1'000'000'000'000ull);
-    auto output = parser.takeValue("-o");
-    if (auto longOutput = parser.takeValue("--output")) {
-        if (output)
-            throw usageError("give the output file once (-o or --output)");
-        output = std::move(longOutput);
-    }
-    const auto positional = parser.finish();
+void MicrobenchCommand::declare(CLI::App& app) {
+    CLI::Option* kernel = app.add_option("NAME", kernel_, "the kernel (see Kernels below)");
+    CLI::Option* iterations =
+        app.add_option("--iterations", iterations_,
+                       "measured iterations (what an iteration is depends on the kernel, see "
+                       "below)")
+            ->type_name("N")
+            ->check(wholeNumber(1, 1'000'000'000'000ull))
+            ->default_str("about 100k instructions");
+    CLI::Option* param = app.add_option("--param", params_, "set a kernel parameter")
+                             ->type_name("KEY=VALUE")
+                             ->allow_extra_args(false);
+    CLI::Option* output =
+        app.add_option("-o,--output", output_, "the .ctrace to write; required")->type_name("FILE");
+    app.add_flag("--list", list_, "list the kernels, one line each, with parameter defaults")
+        ->excludes(kernel)
+        ->excludes(iterations)
+        ->excludes(param)
+        ->excludes(output);
+}
 
+int MicrobenchCommand::run(std::ostream& out, std::ostream&) {
     const KernelCatalog catalog;
-    if (list) {
-        if (!positional.empty() || !paramTexts.empty() || output || iterationsOption != 0)
-            throw usageError("--list takes no other arguments");
+    if (list_) {
         const std::size_t width = nameWidth(catalog);
         for (const auto& kernel : catalog.kernels()) {
             std::string name = kernel->name();
@@ -106,20 +109,17 @@ int MicrobenchCommand::run(const std::vector<std::string>& args, std::ostream& o
         return 0;
     }
 
-    if (positional.empty())
+    if (!kernel_)
         throw usageError("missing kernel NAME (see concorde microbench --list)");
-    if (positional.size() > 1)
-        throw usageError("microbench takes one kernel NAME, got " +
-                         std::to_string(positional.size()) + " arguments");
-    const MicrobenchKernel& kernel = catalog.require(positional.front());
-    const auto params = kernel.resolve(parseParams(paramTexts));
-    if (!output || output->empty())
+    const MicrobenchKernel& kernel = catalog.require(*kernel_);
+    const auto params = kernel.resolve(parseParams(params_));
+    if (!output_ || output_->empty())
         throw usageError("missing -o FILE (the .ctrace to write)");
     const std::uint64_t iterations =
-        iterationsOption != 0 ? iterationsOption : kernel.defaultIterations(params);
+        iterations_ != 0 ? iterations_ : kernel.defaultIterations(params);
 
-    const Region region = kernel.writeTrace(*output, params, iterations);
-    out << "wrote " << *output << ": " << kernel.name() << ", " << iterations << " iterations, "
+    const Region region = kernel.writeTrace(*output_, params, iterations);
+    out << "wrote " << *output_ << ": " << kernel.name() << ", " << iterations << " iterations, "
         << region.warmup << " warm-up + " << region.length << " measured instructions\n";
     return 0;
 }

@@ -1,19 +1,18 @@
 #include "MigrateDbCommand.h"
 
-#include "ArgParser.h"
 #include "common/ConcordeError.h"
 #include "store/FeatureDatabase.h"
 #include "store/SchemaMigrations.h"
 #include "store/SqliteConnection.h"
 
+#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <ostream>
 
 namespace concorde::cli {
 
-std::string MigrateDbCommand::help() const {
-    return "Usage: concorde migrate-db DB.sqlite\n\n"
-           "Upgrades a feature database written by an older Concorde to this build's schema\n"
+std::string MigrateDbCommand::description() const {
+    return "Upgrades a feature database written by an older Concorde to this build's schema\n"
            "version (" +
            std::to_string(SchemaMigrations::kCurrentVersion) +
            "), in one transaction: either every migration step applies or none does. The\n"
@@ -21,12 +20,12 @@ std::string MigrateDbCommand::help() const {
            "`concorde build-db` and `concorde label` migrate the databases they write.\n";
 }
 
-int MigrateDbCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream&) {
-    ArgParser parser(args);
-    const auto files = parser.finish();
-    if (files.size() != 1)
-        throw usageError("migrate-db takes exactly one DB");
-    const std::filesystem::path path = files.front();
+void MigrateDbCommand::declare(CLI::App& app) {
+    app.add_option("DB", db_, "the feature database (DB.sqlite)")->required();
+}
+
+int MigrateDbCommand::run(std::ostream& out, std::ostream&) {
+    const std::filesystem::path path = db_;
     if (!std::filesystem::exists(path))
         throw badInput("no such database file: " + path.string());
     int before = 0;

@@ -11,8 +11,12 @@ public:
     std::string summary() const override {
         return "upgrade a feature database to the current schema";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string db_;
 };
 
 } // namespace concorde::cli

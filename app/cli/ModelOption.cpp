@@ -1,22 +1,20 @@
 #include "ModelOption.h"
 
-#include "ArgParser.h"
 #include "common/ConcordeError.h"
 #include "store/FeatureDatabase.h"
 
+#include <CLI/CLI.hpp>
+
 namespace concorde::cli {
 
-ModelOption ModelOption::take(ArgParser& parser) {
-    ModelOption option;
-    option.modelFrom = parser.takeValue("--model-from");
-    option.name = parser.takeValue("--model");
-    return option;
-}
-
-const char* ModelOption::helpText() {
-    return "  --model-from DB2  use the CPI model stored in another database (e.g. the shipped\n"
-           "                    data/default.sqlite) instead of this one's\n"
-           "  --model NAME      which model of that database (default: the newest)\n";
+void ModelOption::addTo(CLI::App& app) {
+    app.add_option("--model-from", modelFrom,
+                   "use the CPI model stored in another database (e.g. the shipped "
+                   "data/default.sqlite) instead of this one's")
+        ->type_name("DB2");
+    app.add_option("--model", name, "which model of that database")
+        ->type_name("NAME")
+        ->default_str("the newest");
 }
 
 CpiModel ModelOption::load(const std::string& database) const {

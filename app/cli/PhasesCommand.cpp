@@ -1,19 +1,18 @@
 #include "PhasesCommand.h"
 
-#include "ArgParser.h"
+#include "CommonOptions.h"
 #include "common/ConcordeError.h"
 #include "pipeline/DatabasePhases.h"
 #include "store/FeatureDatabase.h"
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace concorde::cli {
 
-std::string PhasesCommand::help() const {
-    return "Usage: concorde phases --db DB.sqlite (--program P | --all) [--max-k K] [--seed S]\n"
-           "                       [--json]\n\n"
-           "Clusters each program's regions into phases the way SimPoint does and stores the\n"
+std::string PhasesCommand::description() const {
+    return "Clusters each program's regions into phases the way SimPoint does and stores the\n"
            "phase of every region in the database (regions.phase; concorde info shows it, the\n"
            "GUI colours the program timeline by it). One transaction per program.\n\n"
            "Regions are clustered by k-means on their basic-block vectors, randomly projected\n"
@@ -28,50 +27,38 @@ std::string PhasesCommand::help() const {
            "JSON: {\"database\", \"programs\": [{\"program\", \"space\" (bbv or features),\n"
            "\"dimensions\", \"k\", \"regions\": [{\"region\", \"phase\"}], \"skipped\",\n"
            "\"phases\": [{\"phase\", \"size\", \"weight\", \"representative\", \"regions\"}],\n"
-           "\"scores\": [{\"k\", \"bic\", \"distortion\"}]}]}.\n\n"
-           "Options:\n"
-           "  --db DB        the feature database (opened for writing)\n"
-           "  --program P    one program (concorde info DB lists them)\n"
-           "  --all          every program\n"
-           "  --max-k K      largest number of phases tried (default 10)\n"
-           "  --seed S       seed of the k-means initialisations (default: a fixed one)\n"
-           "  --json         JSON instead of text\n";
+           "\"scores\": [{\"k\", \"bic\", \"distortion\"}]}]}.\n";
 }
 
-int PhasesCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    (void)err;
-    ArgParser parser(args);
-    const auto dbPath = parser.takeValue("--db");
-    const auto program = parser.takeValue("--program");
-    const bool all = parser.takeFlag("--all");
-    DatabasePhases::Options options;
-    options.clustering.maxK = parser.takeUnsigned("--max-k", options.clustering.maxK, 1, 10'000);
-    options.clustering.kmeans.seed = parser.takeUnsigned("--seed", options.clustering.kmeans.seed);
-    const bool json = parser.takeFlag("--json");
-    const auto rest = parser.finish();
-    if (!rest.empty())
-        throw usageError("unexpected argument '" + rest.front() + "'");
-    if (!dbPath)
-        throw usageError("phases needs --db DB.sqlite");
-    if (program.has_value() == all)
-        throw usageError("phases needs --program P or --all");
-    if (!FeatureDatabase::isSqliteFile(*dbPath))
-        FeatureDatabase::openReadOnly(*dbPath); // the precise missing/empty/not-SQLite error
+void PhasesCommand::declare(CLI::App& app) {
+    app.add_option("--db", db_, "the feature database (opened for writing)")
+        ->type_name("DB")
+        ->required();
+    programs_.addTo(app);
+    app.add_option("--max-k", options_.clustering.maxK, "largest number of phases tried")
+        ->type_name("K")
+        ->check(wholeNumber(1, 10'000))
+        ->capture_default_str();
+    addSeedOption(app, options_.clustering.kmeans.seed, "seed of the k-means initialisations");
+    app.add_flag("--json", json_, "JSON instead of text");
+}
 
-    FeatureDatabase db = FeatureDatabase::openForWriting(*dbPath);
-    std::vector<std::string> names;
-    if (program)
-        names.push_back(*program);
-    else
+int PhasesCommand::run(std::ostream& out, std::ostream&) {
+    std::vector<std::string> names = programs_.requested();
+    if (!FeatureDatabase::isSqliteFile(db_))
+        FeatureDatabase::openReadOnly(db_); // the precise missing/empty/not-SQLite error
+
+    FeatureDatabase db = FeatureDatabase::openForWriting(db_);
+    if (names.empty())
         for (const ProgramRow& row : db.programs())
             names.push_back(row.name);
     if (names.empty())
-        throw badInput(*dbPath + " has no programs");
+        throw badInput(db_ + " has no programs");
 
     nlohmann::json programs = nlohmann::json::array();
     std::string text;
     for (const std::string& name : names) {
-        const DatabasePhases::Program result = DatabasePhases::compute(db, name, options);
+        const DatabasePhases::Program result = DatabasePhases::compute(db, name, options_);
         DatabasePhases::store(db, result);
         programs.push_back(result.toJson());
         const PhaseClusters& c = result.clusters;
@@ -97,8 +84,8 @@ int PhasesCommand::run(const std::vector<std::string>& args, std::ostream& out, 
         }
     }
     db.close();
-    if (json)
-        out << nlohmann::json{{"database", *dbPath}, {"programs", programs}}.dump(2) << "\n";
+    if (json_)
+        out << nlohmann::json{{"database", db_}, {"programs", programs}}.dump(2) << "\n";
     else
         out << text;
     return 0;

@@ -1,6 +1,8 @@
 #pragma once
 
 #include "Command.h"
+#include "ProgramSelection.h"
+#include "pipeline/DatabasePhases.h"
 
 namespace concorde::cli {
 
@@ -13,8 +15,15 @@ public:
     std::string summary() const override {
         return "cluster each program's regions into phases and store them";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string db_;
+    ProgramSelection programs_;
+    DatabasePhases::Options options_;
+    bool json_ = false;
 };
 
 } // namespace concorde::cli

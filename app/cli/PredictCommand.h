@@ -1,6 +1,9 @@
 #pragma once
 
 #include "Command.h"
+#include "ConfigOptions.h"
+#include "ModelOption.h"
+#include "ProgramSelection.h"
 
 namespace concorde::cli {
 
@@ -12,8 +15,16 @@ public:
     std::string summary() const override {
         return "predict a program's CPI for a configuration (microseconds)";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string db_;
+    ProgramSelection programs_;
+    ConfigOptions config_;
+    ModelOption model_;
+    bool json_ = false;
 };
 
 } // namespace concorde::cli

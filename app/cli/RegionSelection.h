@@ -1,22 +1,26 @@
 #pragma once
 
+#include <cstddef>
 #include <optional>
-#include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace concorde::cli {
 
 /// The `--region I` option shared by commands that work on a trace's regions.
 class RegionSelection {
 public:
-    explicit RegionSelection(std::optional<std::string> text) : text_(std::move(text)) {}
+    /// Declares --region on `app`.
+    void addTo(CLI::App& app);
     /// The selected region indices for a trace with `regionCount` regions: all of them, or the
-    /// one asked for. Throws a usage error for a non-number and a bad-input error for a region
-    /// the trace does not have.
+    /// one asked for. Throws a bad-input error for a region the trace does not have.
     std::vector<std::size_t> resolve(std::size_t regionCount) const;
 
 private:
-    std::optional<std::string> text_;
+    std::optional<std::size_t> index_;
 };
 
 } // namespace concorde::cli

@@ -1,22 +1,22 @@
 #include "ShapleyCommand.h"
 
-#include "ArgParser.h"
+#include "CommonOptions.h"
 #include "JobRunner.h"
-#include "ModelOption.h"
 #include "attribution/AttributionCsvWriter.h"
 #include "attribution/OrderedAblation.h"
 #include "attribution/PlayerSet.h"
 #include "attribution/ProgramValueFunction.h"
 #include "attribution/ShapleyAttributor.h"
 #include "common/ConcordeError.h"
+#include "explore/DatabasePredictor.h"
+#include "explore/RegionValueFunction.h"
+#include "explore/ShapleyJob.h"
 #include "params/ParameterSpace.h"
 #include "params/Preset.h"
 #include "params/PresetLibrary.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
-#include "explore/RegionValueFunction.h"
-#include "explore/ShapleyJob.h"
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -238,126 +238,105 @@ void printProgram(std::ostream& out, const ProgramAttribution& program,
 
 } // namespace
 
-std::string ShapleyCommand::help() const {
-    return std::string(
-               "Usage: concorde shapley --db DB.sqlite (--program P | --all)\n"
-               "                        --baseline PRESET|FILE.json --target PRESET|FILE.json\n"
-               "                        [--groups FILE.json|default] [--permutations K] [--seed "
-               "S]\n"
-               "                        [--ablation-order P1,P2,...] [--jobs N] [--json | "
-               "--csv]\n\n"
-               "Attributes the model's CPI change from the baseline to the target configuration\n"
-               "to the parameters (or groups of them) with Shapley values (DESIGN §9): each\n"
-               "player's marginal effect, switched from baseline to target, averaged over every\n"
-               "order of switching. Unlike a one-at-a-time ablation the result does not depend\n"
-               "on an order, and the values add up to CPI(target) - CPI(baseline).\n\n"
-               "Each region is attributed with its own CPI; a program's attribution (region\n"
-               "'all') is the instruction-weighted mean of its regions', which is the Shapley\n"
-               "attribution of the program's CPI. Exact (every coalition) when at most 12\n"
-               "players differ between baseline and target; beyond, K random permutations in\n"
-               "antithetic pairs, with a standard error per value. A player whose parameters are\n"
-               "equal in baseline and target gets exactly 0.\n\n"
-               "Baseline and target: a preset name (big, n1-like, little or your own) or a JSON\n"
-               "file: a preset file, or an object with all twenty parameters (the \"config\" of\n"
-               "concorde predict --json). Every value must be on the database's grid.\n\n"
-               "Players: each parameter on its own by default; --groups default uses the ten\n"
-               "documented groups (caches = l1d_kb + l1i_kb + l2_kb, frontend_width = fetch,\n"
-               "decode and rename widths, ...); --groups FILE reads {\"groups\": {\"caches\":\n"
-               "[\"l1d_kb\", \"l1i_kb\", \"l2_kb\"], ...}}, unlisted parameters stay "
-               "singletons.\n\n"
-               "--ablation-order adds the classic ordered ablation, per program: starting from\n"
-               "the baseline, switch the named players one at a time in that order (players\n"
-               "that differ but are not named follow in parameter order), and report each\n"
-               "step's CPI change next to the player's Shapley value. The steps also add up to\n"
-               "the whole change, but each depends on the order when players interact.\n\n"
-               "Output: a table per program (with --program also per region). --csv writes the\n"
-               "header program,region,player,attribution,stderr and, per program, the rows of\n"
-               "region 'all' then of each region (every player, 0 for those that do not differ);\n"
-               "with --ablation-order the ablation steps follow as rows of region 'ablation' in\n"
-               "step order (attribution = the step's CPI change, stderr 0). --json writes\n"
-               "{\"baseline\", \"target\", \"baseline_name\", \"target_name\", \"players\",\n"
-               "\"method\", \"permutations\", \"seed\", \"model\", \"programs\": [{\"program\",\n"
-               "\"instructions\", \"baseline_cpi\", \"target_cpi\", \"all\": {\"baseline_cpi\",\n"
-               "\"target_cpi\", \"delta\", \"players\": [{\"player\", \"attribution\",\n"
-               "\"stderr\", \"active\"}], ...}, \"regions\": [...the same per region...],\n"
-               "\"ablation\": {\"order\", \"steps\": [...]}}]}.\n\n"
-               "Ctrl-C cancels (exit code 130, nothing written).\n\n"
-               "Options:\n"
-               "  --db DB            the feature database (with a model, or see --model-from)\n"
-               "  --program P        one program (concorde info DB lists them)\n"
-               "  --all              every program\n"
-               "  --baseline B       preset name or JSON file\n"
-               "  --target T         preset name or JSON file\n"
-               "  --groups G         'default' or a grouping JSON file (default: parameters)\n"
-               "  --permutations K   permutations in sampling mode (default 200)\n"
-               "  --seed S           seed of the permutations (default 1)\n"
-               "  --ablation-order L comma-separated players for the ordered ablation\n"
-               "  --jobs N           threads (default: every core)\n") +
-           ModelOption::helpText() +
-           "  --json             JSON instead of the table\n"
-           "  --csv              CSV instead of the table\n\n"
-           "Example:\n"
+std::string ShapleyCommand::description() const {
+    return "Attributes the model's CPI change from the baseline to the target configuration\n"
+           "to the parameters (or groups of them) with Shapley values (DESIGN §9): each\n"
+           "player's marginal effect, switched from baseline to target, averaged over every\n"
+           "order of switching. Unlike a one-at-a-time ablation the result does not depend\n"
+           "on an order, and the values add up to CPI(target) - CPI(baseline).\n\n"
+           "Each region is attributed with its own CPI; a program's attribution (region\n"
+           "'all') is the instruction-weighted mean of its regions', which is the Shapley\n"
+           "attribution of the program's CPI. Exact (every coalition) when at most 12\n"
+           "players differ between baseline and target; beyond, K random permutations in\n"
+           "antithetic pairs, with a standard error per value. A player whose parameters are\n"
+           "equal in baseline and target gets exactly 0.\n\n"
+           "Baseline and target: a preset name (big, n1-like, little or your own) or a JSON\n"
+           "file: a preset file, or an object with all twenty parameters (the \"config\" of\n"
+           "concorde predict --json). Every value must be on the database's grid.\n\n"
+           "Players: each parameter on its own by default; --groups default uses the ten\n"
+           "documented groups (caches = l1d_kb + l1i_kb + l2_kb, frontend_width = fetch,\n"
+           "decode and rename widths, ...); --groups FILE reads {\"groups\": {\"caches\":\n"
+           "[\"l1d_kb\", \"l1i_kb\", \"l2_kb\"], ...}}, unlisted parameters stay "
+           "singletons.\n\n"
+           "--ablation-order adds the classic ordered ablation, per program: starting from\n"
+           "the baseline, switch the named players one at a time in that order (players\n"
+           "that differ but are not named follow in parameter order), and report each\n"
+           "step's CPI change next to the player's Shapley value. The steps also add up to\n"
+           "the whole change, but each depends on the order when players interact.\n\n"
+           "Output: a table per program (with --program also per region). --csv writes the\n"
+           "header program,region,player,attribution,stderr and, per program, the rows of\n"
+           "region 'all' then of each region (every player, 0 for those that do not differ);\n"
+           "with --ablation-order the ablation steps follow as rows of region 'ablation' in\n"
+           "step order (attribution = the step's CPI change, stderr 0). --json writes\n"
+           "{\"baseline\", \"target\", \"baseline_name\", \"target_name\", \"players\",\n"
+           "\"method\", \"permutations\", \"seed\", \"model\", \"programs\": [{\"program\",\n"
+           "\"instructions\", \"baseline_cpi\", \"target_cpi\", \"all\": {\"baseline_cpi\",\n"
+           "\"target_cpi\", \"delta\", \"players\": [{\"player\", \"attribution\",\n"
+           "\"stderr\", \"active\"}], ...}, \"regions\": [...the same per region...],\n"
+           "\"ablation\": {\"order\", \"steps\": [...]}}]}.\n\n"
+           "Ctrl-C cancels (exit code 130, nothing written).\n";
+}
+
+std::string ShapleyCommand::epilogue() const {
+    return "Example:\n"
            "  concorde shapley --db data/default.sqlite --all --baseline little --target big \\\n"
            "      --groups default --ablation-order caches,window\n";
 }
 
-int ShapleyCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                        std::ostream& err) {
-    ArgParser parser(args);
-    const auto dbPath = parser.takeValue("--db");
-    const auto program = parser.takeValue("--program");
-    const bool all = parser.takeFlag("--all");
-    const auto baselineSpec = parser.takeValue("--baseline");
-    const auto targetSpec = parser.takeValue("--target");
-    const auto groups = parser.takeValue("--groups");
-    ShapleyAttributor::Options options;
-    options.permutations = parser.takeUnsigned("--permutations", 200, 4, 100'000'000);
-    options.seed = parser.takeUnsigned("--seed", 1);
-    options.threads = parser.takeUnsigned("--jobs", 0, 1, 4096);
-    const auto ablation = parser.takeValue("--ablation-order");
-    const ModelOption modelOption = ModelOption::take(parser);
-    const bool json = parser.takeFlag("--json");
-    const bool csv = parser.takeFlag("--csv");
-    const auto rest = parser.finish();
-    if (!rest.empty())
-        throw usageError("unexpected argument '" + rest.front() + "'");
-    if (!dbPath)
-        throw usageError("shapley needs --db DB.sqlite");
-    if (program.has_value() == all)
-        throw usageError("shapley needs --program P or --all");
-    if (!baselineSpec || !targetSpec)
-        throw usageError("shapley needs --baseline and --target (a preset name or a JSON file)");
-    if (json && csv)
-        throw usageError("--json and --csv exclude each other");
+void ShapleyCommand::declare(CLI::App& app) {
+    app.add_option("--db", db_, "the feature database (with a model, or see --model-from)")
+        ->type_name("DB")
+        ->required();
+    programs_.addTo(app);
+    app.add_option("--baseline", baseline_, "preset name or JSON file")->type_name("B")->required();
+    app.add_option("--target", target_, "preset name or JSON file")->type_name("T")->required();
+    app.add_option("--groups", groups_, "'default' or a grouping JSON file")
+        ->type_name("G")
+        ->default_str("parameters");
+    app.add_option("--permutations", options_.permutations, "permutations in sampling mode")
+        ->type_name("K")
+        ->check(wholeNumber(4, 100'000'000))
+        ->capture_default_str();
+    addSeedOption(app, options_.seed, "seed of the permutations");
+    app.add_option("--ablation-order", ablation_,
+                   "comma-separated players for the ordered ablation")
+        ->type_name("L");
+    addJobsOption(app, jobs_);
+    model_.addTo(app);
+    CLI::Option* json = app.add_flag("--json", json_, "JSON instead of the table");
+    app.add_flag("--csv", csv_, "CSV instead of the table")->excludes(json);
+}
 
-    const NamedConfig baseline = resolveConfig("--baseline", *baselineSpec);
-    const NamedConfig target = resolveConfig("--target", *targetSpec);
-    PlayerSet players = !groups                ? PlayerSet::individual()
-                        : *groups == "default" ? PlayerSet::defaultGroups()
-                                               : PlayerSet::load(*groups);
-    const ShapleyAttributor attributor(players, baseline.config, target.config, options);
+int ShapleyCommand::run(std::ostream& out, std::ostream& err) {
+    const std::vector<std::string> requested = programs_.requested();
+    options_.threads = jobs_;
+    const NamedConfig baseline = resolveConfig("--baseline", baseline_);
+    const NamedConfig target = resolveConfig("--target", target_);
+    PlayerSet players = !groups_                ? PlayerSet::individual()
+                        : *groups_ == "default" ? PlayerSet::defaultGroups()
+                                                : PlayerSet::load(*groups_);
+    const ShapleyAttributor attributor(players, baseline.config, target.config, options_);
     std::vector<std::size_t> order;
-    if (ablation)
-        order = ablationOrder(*ablation, players, baseline.config, target.config);
+    if (ablation_)
+        order = ablationOrder(*ablation_, players, baseline.config, target.config);
 
-    FeatureDatabase db = FeatureDatabase::openReadOnly(*dbPath);
+    FeatureDatabase db = FeatureDatabase::openReadOnly(db_);
     const ParameterGrid grid(db.buildSettings().grid);
-    requireOnGrid("--baseline", baseline, grid, *dbPath);
-    requireOnGrid("--target", target, grid, *dbPath);
-    CpiModel model = modelOption.load(*dbPath);
+    requireOnGrid("--baseline", baseline, grid, db_);
+    requireOnGrid("--target", target, grid, db_);
+    CpiModel model = model_.load(db_);
     const std::string modelName = model.name;
 
     JobRunner runner(err, "shapley");
     std::vector<OrderedAblation::Result> ablations;
     const AttributionReport report = runner.run([&](const JobControl& job) {
         ShapleyJob::Request request;
-        request.predictor = std::make_shared<const DatabasePredictor>(
-            db, std::move(model),
-            program ? std::vector<std::string>{*program} : std::vector<std::string>{}, job);
+        request.predictor =
+            std::make_shared<const DatabasePredictor>(db, std::move(model), requested, job);
         request.baseline = baseline.config;
         request.target = target.config;
         request.players = players;
-        request.options = options;
+        request.options = options_;
         std::size_t regions = 0;
         for (const std::string& name : request.predictor->programs())
             regions += request.predictor->regionsOf(name).size();
@@ -367,27 +346,28 @@ int ShapleyCommand::run(const std::vector<std::string>& args, std::ostream& out,
                     " evaluations per region, " + std::to_string(regions) + " regions");
         // The same job as the explorer's Shapley view, so both give the same numbers.
         AttributionReport result = ShapleyJob::run(request, job);
-        if (ablation)
+        if (ablation_)
             for (const std::string& name : request.predictor->programs())
                 ablations.push_back(OrderedAblation::run(
-                    ProgramValueFunction(RegionValueFunction::programValue(request.predictor, name)),
+                    ProgramValueFunction(
+                        RegionValueFunction::programValue(request.predictor, name)),
                     players, baseline.config, target.config, std::span<const std::size_t>(order)));
         return result;
     });
 
-    if (csv) {
+    if (csv_) {
         AttributionCsvWriter::write(out, report);
         for (std::size_t p = 0; p < ablations.size(); ++p)
             for (const auto& step : ablations[p].steps)
                 out << AttributionCsvWriter::field(report.programs[p].program) << ",ablation,"
                     << AttributionCsvWriter::field(step.player) << ","
                     << AttributionCsvWriter::number(step.delta()) << ",0\n";
-    } else if (json) {
+    } else if (json_) {
         nlohmann::json result = report.toJson();
         result["baseline_name"] = baseline.name;
         result["target_name"] = target.name;
         result["model"] = modelName;
-        result["database"] = *dbPath;
+        result["database"] = db_;
         for (std::size_t p = 0; p < report.programs.size(); ++p) {
             nlohmann::json& entry = result["programs"][p];
             entry["baseline_cpi"] = report.programs[p].total.baselineCpi;
@@ -404,7 +384,8 @@ int ShapleyCommand::run(const std::vector<std::string>& args, std::ostream& out,
         out << result.dump(2) << "\n";
     } else {
         for (std::size_t p = 0; p < report.programs.size(); ++p)
-            printProgram(out, report.programs[p], report, baseline, target, program.has_value(),
+            printProgram(out, report.programs[p], report, baseline, target,
+                         programs_.program.has_value(),
                          p < ablations.size() ? &ablations[p] : nullptr);
         out << "model " << modelName << "; " << (report.players.size()) << " players ("
             << report.players.nameList() << ")";

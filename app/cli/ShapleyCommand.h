@@ -1,6 +1,11 @@
 #pragma once
 
 #include "Command.h"
+#include "ModelOption.h"
+#include "ProgramSelection.h"
+#include "attribution/ShapleyAttributor.h"
+
+#include <optional>
 
 namespace concorde::cli {
 
@@ -14,8 +19,23 @@ public:
     std::string summary() const override {
         return "attribute a CPI change to parameters or groups (Shapley values)";
     }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    std::string epilogue() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string db_;
+    ProgramSelection programs_;
+    std::string baseline_;
+    std::string target_;
+    std::optional<std::string> groups_;
+    std::optional<std::string> ablation_;
+    unsigned jobs_ = 0;
+    ShapleyAttributor::Options options_;
+    ModelOption model_;
+    bool json_ = false;
+    bool csv_ = false;
 };
 
 } // namespace concorde::cli

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Command.h"
+#include "TraceWorkload.h"
 
 namespace concorde::cli {
 
@@ -9,8 +10,13 @@ class SimulateCommand : public Command {
 public:
     std::string name() const override { return "simulate"; }
     std::string summary() const override { return "run the reference cycle-level simulator"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    TraceWorkload workload_;
+    bool json_ = false;
 };
 
 } // namespace concorde::cli

@@ -1,10 +1,11 @@
 #include "TraceCommand.h"
 
-#include "ArgParser.h"
+#include "CommonOptions.h"
 #include "common/ConcordeError.h"
 #include "trace/TraceWriter.h"
 #include "trace/TracerStreamDecoder.h"
 
+#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -67,47 +68,49 @@ std::string findProgram(const std::string& name) {
 
 } // namespace
 
-std::string TraceCommand::help() const {
-    return "Usage: concorde trace -o OUT.ctrace [--skip N] [--length M] [--warmup W]\n"
-           "                      [--regions K --interval I] -- PROGRAM [ARGS...]\n\n"
-           "Runs PROGRAM under the ctrace Valgrind tool and writes its instructions to a\n"
+std::string TraceCommand::description() const {
+    return "Runs PROGRAM under the ctrace Valgrind tool and writes its instructions to a\n"
            ".ctrace: K regions of M measured instructions, each preceded by W warm-up\n"
            "instructions, the first measured instruction at N and the next ones I apart.\n"
            "Fast-forwarding (the skip and the gaps) only counts instructions per superblock,\n"
            "so it is cheap. Each region records its basic-block vector for phase clustering.\n"
            "PROGRAM's standard output and error pass through; the exit code is PROGRAM's.\n"
            "If PROGRAM ends before a region is complete, the region is kept shorter and a\n"
-           "warning is printed. The output appears only when tracing succeeded.\n\n"
-           "Options:\n"
-           "  -o FILE        output trace (required)\n"
-           "  --skip N       instructions before the first measured region (default 0)\n"
-           "  --length M     measured instructions per region (default: to the end)\n"
-           "  --warmup W     warm-up instructions before each region (default 0)\n"
-           "  --regions K    number of regions (default 1)\n"
-           "  --interval I   distance between region starts (required with K > 1)\n";
+           "warning is printed. The output appears only when tracing succeeded.\n";
 }
 
-int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    ArgParser parser(args);
-    const auto output = parser.takeValue("-o");
-    const std::uint64_t skip = parser.takeUnsigned("--skip", 0);
-    const std::uint64_t length = parser.takeUnsigned("--length", 0);
-    const std::uint64_t warmup = parser.takeUnsigned("--warmup", 0);
-    const std::uint64_t regions = parser.takeUnsigned("--regions", 1, 1, 1u << 20);
-    const std::uint64_t interval = parser.takeUnsigned("--interval", 0);
-    const auto command = parser.takeAfterDoubleDash();
-    if (!parser.finish().empty())
-        throw usageError("put the program after '--': concorde trace -o OUT -- PROGRAM ARGS");
-    if (!output)
-        throw usageError("trace needs -o OUT.ctrace");
-    if (command.empty())
+void TraceCommand::declare(CLI::App& app) {
+    app.add_option("-o", output_, "output trace")->type_name("FILE")->required();
+    app.add_option("--skip", skip_, "instructions before the first measured region")
+        ->type_name("N")
+        ->check(wholeNumber())
+        ->capture_default_str();
+    app.add_option("--length", length_, "measured instructions per region")
+        ->type_name("M")
+        ->check(wholeNumber())
+        ->default_str("to the end");
+    app.add_option("--warmup", warmup_, "warm-up instructions before each region")
+        ->type_name("W")
+        ->check(wholeNumber())
+        ->capture_default_str();
+    app.add_option("--regions", regions_, "number of regions")
+        ->type_name("K")
+        ->check(wholeNumber(1, 1u << 20))
+        ->capture_default_str();
+    app.add_option("--interval", interval_, "distance between region starts (required with K > 1)")
+        ->type_name("I")
+        ->check(wholeNumber());
+}
+
+int TraceCommand::run(std::ostream& out, std::ostream& err) {
+    if (command_.empty())
         throw usageError("trace needs a program after '--'");
-    if (regions > 1 && (length == 0 || interval < length))
+    if (regions_ > 1 && (length_ == 0 || interval_ < length_))
         throw usageError("--regions > 1 needs --length M and --interval I with I >= M");
 
-    const std::string program = findProgram(command.front());
+    const std::string program = findProgram(command_.front());
     if (program.empty())
-        throw badInput("program '" + command.front() + "' not found or not executable");
+        throw badInput("program '" + command_.front() + "' not found or not executable");
     const fs::path tools = toolDirectory();
     const std::string valgrind = findProgram("valgrind");
     if (valgrind.empty())
@@ -120,15 +123,15 @@ int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out, s
                                             "--tool=ctrace",
                                             "-q",
                                             "--ctrace-fd=" + std::to_string(fds[1]),
-                                            "--ctrace-skip=" + std::to_string(skip),
-                                            "--ctrace-length=" + std::to_string(length),
-                                            "--ctrace-warmup=" + std::to_string(warmup),
-                                            "--ctrace-regions=" + std::to_string(regions),
+                                            "--ctrace-skip=" + std::to_string(skip_),
+                                            "--ctrace-length=" + std::to_string(length_),
+                                            "--ctrace-warmup=" + std::to_string(warmup_),
+                                            "--ctrace-regions=" + std::to_string(regions_),
                                             "--ctrace-interval=" +
-                                                std::to_string(regions > 1 ? interval : 0),
+                                                std::to_string(regions_ > 1 ? interval_ : 0),
                                             "--",
                                             program};
-    argvStrings.insert(argvStrings.end(), command.begin() + 1, command.end());
+    argvStrings.insert(argvStrings.end(), command_.begin() + 1, command_.end());
     std::vector<char*> argv;
     for (auto& s : argvStrings)
         argv.push_back(s.data());
@@ -155,18 +158,18 @@ int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out, s
     TraceInfo info;
     info.source = "tracer";
     std::string commandLine;
-    for (const auto& word : command)
+    for (const auto& word : command_)
         commandLine += (commandLine.empty() ? "" : " ") + word;
     info.commandLine = commandLine;
-    info.properties["skip"] = std::to_string(skip);
-    info.properties["length"] = std::to_string(length);
-    info.properties["warmup"] = std::to_string(warmup);
-    info.properties["regions"] = std::to_string(regions);
-    info.properties["interval"] = std::to_string(interval);
+    info.properties["skip"] = std::to_string(skip_);
+    info.properties["length"] = std::to_string(length_);
+    info.properties["warmup"] = std::to_string(warmup_);
+    info.properties["regions"] = std::to_string(regions_);
+    info.properties["interval"] = std::to_string(interval_);
 
     int status = 0;
     try {
-        TraceWriter writer(*output, info);
+        TraceWriter writer(output_, info);
         TracerStreamDecoder decoder(writer);
         std::vector<unsigned char> chunk(1 << 20);
         for (;;) {
@@ -195,16 +198,16 @@ int TraceCommand::run(const std::vector<std::string>& args, std::ostream& out, s
                           "); no trace written");
         decoder.finish();
         writer.finish();
-        if (length > 0 && (decoder.regionsCompleted() < regions || decoder.lastRegionTruncated()))
+        if (length_ > 0 && (decoder.regionsCompleted() < regions_ || decoder.lastRegionTruncated()))
             err << "concorde trace: warning: the program ended after "
                 << decoder.totalInstructions() << " instructions; " << decoder.regionsCompleted()
-                << " of " << regions << " regions written, the last one shorter than asked\n";
+                << " of " << regions_ << " regions written, the last one shorter than asked\n";
         if (decoder.unresolvedBranches() > 0)
             err << "concorde trace: warning: " << decoder.unresolvedBranches()
                 << " branch outcomes could not be determined (thread switches)\n";
         out << "traced " << decoder.recordsWritten() << " instructions (of "
             << decoder.totalInstructions() << " executed) in " << decoder.regionsCompleted()
-            << " regions to " << *output << "\n";
+            << " regions to " << output_ << "\n";
         // Valgrind exits with the traced program's exit code.
         return WIFEXITED(status) ? WEXITSTATUS(status) : decoder.programExitCode();
     } catch (...) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Command.h"
+#include "ml/MlpTrainer.h"
 
 namespace concorde::cli {
 
@@ -10,8 +11,16 @@ class TrainCommand : public Command {
 public:
     std::string name() const override { return "train"; }
     std::string summary() const override { return "train the CPI model on a dataset"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::vector<std::string> datasets_;
+    std::string db_;
+    std::string name_ = "cpi";
+    TrainingOptions options_;
+    bool json_ = false;
 };
 
 } // namespace concorde::cli

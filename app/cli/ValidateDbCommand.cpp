@@ -1,16 +1,14 @@
 #include "ValidateDbCommand.h"
 
-#include "ArgParser.h"
-#include "common/ConcordeError.h"
 #include "store/DatabaseValidator.h"
 
+#include <CLI/CLI.hpp>
 #include <ostream>
 
 namespace concorde::cli {
 
-std::string ValidateDbCommand::help() const {
-    return "Usage: concorde validate-db DB.sqlite\n\n"
-           "Checks a feature database completely: SQLite's integrity check, the schema version,\n"
+std::string ValidateDbCommand::description() const {
+    return "Checks a feature database completely: SQLite's integrity check, the schema version,\n"
            "every table, view and column, the grid and its memory configurations and series\n"
            "keys, and for every region that every series group the grid requires is present\n"
            "and decodes (sizes, CRC-32, values), that its trace records decode, and that every\n"
@@ -19,21 +17,20 @@ std::string ValidateDbCommand::help() const {
            "file is missing or not a feature database at all.\n";
 }
 
-int ValidateDbCommand::run(const std::vector<std::string>& args, std::ostream& out,
-                           std::ostream& err) {
-    ArgParser parser(args);
-    const auto files = parser.finish();
-    if (files.size() != 1)
-        throw usageError("validate-db takes exactly one DB");
-    const auto report = DatabaseValidator::validate(files.front());
+void ValidateDbCommand::declare(CLI::App& app) {
+    app.add_option("DB", db_, "the feature database (DB.sqlite)")->required();
+}
+
+int ValidateDbCommand::run(std::ostream& out, std::ostream& err) {
+    const auto report = DatabaseValidator::validate(db_);
     if (!report.clean()) {
-        err << files.front() << ": " << report.problems.size() << " problem"
+        err << db_ << ": " << report.problems.size() << " problem"
             << (report.problems.size() == 1 ? "" : "s") << ":\n";
         for (const auto& problem : report.problems)
             err << "  " << problem << "\n";
         return 1;
     }
-    out << files.front() << ": OK — " << report.regions << " regions (" << report.completeRegions
+    out << db_ << ": OK — " << report.regions << " regions (" << report.completeRegions
         << " complete), " << report.seriesGroups << " series groups (" << report.series
         << " series) and " << report.labels << " labels checked\n";
     return 0;

@@ -10,8 +10,12 @@ class ValidateDbCommand : public Command {
 public:
     std::string name() const override { return "validate-db"; }
     std::string summary() const override { return "check a feature database completely"; }
-    std::string help() const override;
-    int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) override;
+    std::string description() const override;
+    void declare(CLI::App& app) override;
+    int run(std::ostream& out, std::ostream& err) override;
+
+private:
+    std::string db_;
 };
 
 } // namespace concorde::cli

@@ -1,5 +1,7 @@
 // concorde: the command-line half of Concorde Explorer. Dispatches to one Command per
-// subcommand and maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or bad input).
+// subcommand and maps errors to exit codes (0 ok, 1 runtime failure, 2 usage or bad input,
+// 130 cancelled).
+#include "CommandLine.h"
 #include "CommandTable.h"
 #include "common/ConcordeError.h"
 
@@ -22,11 +24,12 @@ void printOverview(const std::vector<std::unique_ptr<Command>>& commands, std::o
         name.resize(std::max<std::size_t>(name.size() + 2, 16), ' ');
         out << "  " << name << command->summary() << "\n";
     }
-    out << "\nExit codes: 0 success, 1 runtime failure, 2 usage error or bad input.\n";
+    out << "\nExit codes: 0 success, 1 runtime failure, 2 usage error or bad input, 130 cancelled\n"
+           "(Ctrl-C or SIGTERM stopped a long job).\n";
 }
 
-const Command* findCommand(const std::vector<std::unique_ptr<Command>>& commands,
-                           const std::string& name) {
+Command* findCommand(const std::vector<std::unique_ptr<Command>>& commands,
+                     const std::string& name) {
     for (const auto& command : commands)
         if (command->name() == name)
             return command.get();
@@ -52,29 +55,26 @@ int main(int argc, char** argv) {
             printOverview(commands, std::cout);
             return 0;
         }
-        if (const auto* command = findCommand(commands, args[1])) {
-            std::cout << command->help();
+        if (auto* command = findCommand(commands, args[1])) {
+            std::cout << concorde::cli::commandHelp(*command);
             return 0;
         }
         std::cerr << "concorde: unknown subcommand '" << args[1] << "' (see concorde --help)\n";
         return 2;
     }
-    auto* command = const_cast<Command*>(findCommand(commands, first));
+    auto* command = findCommand(commands, first);
     if (!command) {
         std::cerr << "concorde: unknown subcommand '" << first << "' (see concorde --help)\n";
         return 2;
     }
     args.erase(args.begin());
-    for (const auto& arg : args) {
-        if (arg == "--")
-            break;
-        if (arg == "--help" || arg == "-h") {
-            std::cout << command->help();
-            return 0;
-        }
+    if (concorde::cli::asksForHelp(args)) {
+        std::cout << concorde::cli::commandHelp(*command);
+        return 0;
     }
     try {
-        return command->run(args, std::cout, std::cerr);
+        concorde::cli::parseArguments(*command, args);
+        return command->run(std::cout, std::cerr);
     } catch (const concorde::ConcordeError& e) {
         std::cerr << "concorde " << first << ": error: " << e.what() << "\n";
         if (e.kind() == concorde::ErrorKind::Usage)

@@ -33,6 +33,7 @@ private slots:
         const Run help = runConcorde({"help", "microbench"});
         QCOMPARE(help.exitCode, 0);
         QVERIFY(help.out.contains("--iterations"));
+        QVERIFY2(run.out.contains("130 cancelled"), qPrintable(run.out));
     }
 
     void usageErrorsExitTwo() {
@@ -43,6 +44,138 @@ private slots:
         const Run badOption = runConcorde({"info", "--bogus", "x.ctrace"});
         QCOMPARE(badOption.exitCode, 2);
         QVERIFY(badOption.err.contains("unknown option '--bogus'"));
+    }
+
+    // `concorde help CMD` is generated from the options each command declares: every option is
+    // listed with its value, default and range, and `CMD --help` prints the same.
+    void helpListsEveryDeclaredOption() {
+        const struct {
+            const char* command;
+            QStringList entries;
+        } cases[] = {
+            {"bounds",
+             {"Usage: concorde bounds [OPTIONS] TRACE", "TRACE", "--preset NAME", "--set KEY=VALUE",
+              "--region I", "--window W", "default: 400; 16–1048576", "--json", "--csv",
+              "not with --json", "-h, --help", "Runs the per-resource"}},
+            {"train",
+             {"Usage: concorde train --dataset FILE --db DB [OPTIONS]", "--dataset FILE", "--db DB",
+              "--name NAME", "--hidden A,B", "--epochs N", "--batch N", "--lr X",
+              "default: 0.001; 1e-07–1", "--weight-decay X", "--patience N", "--plateau N",
+              "--seed S", "--json", "-h, --help"}},
+            {"dataset",
+             {"--traces T...", "--db DB", "--samples N", "required; 1–100000000", "--out FILE",
+              "--seed S", "--jobs N", "default: every core; 1–4096", "--hold-out P", "--grid G",
+              "needs --traces", "--balanced F", "--labels-from D"}},
+            {"trace",
+             {"Usage: concorde trace -o FILE [OPTIONS] -- PROGRAM [ARGS...]", "--skip N",
+              "--length M", "--warmup W", "--regions K", "--interval I"}},
+        };
+        for (const auto& c : cases) {
+            const Run help = runConcorde({"help", c.command});
+            QCOMPARE(help.exitCode, 0);
+            for (const QString& entry : c.entries)
+                QVERIFY2(help.out.contains(entry),
+                         qPrintable(QString("%1: no '%2' in\n%3").arg(c.command, entry, help.out)));
+            const Run flag = runConcorde({c.command, "--help"});
+            QCOMPARE(flag.exitCode, 0);
+            QCOMPARE(flag.out, help.out);
+        }
+    }
+
+    // -h and --help print the help wherever they stand before "--", even next to an incomplete
+    // or unknown option; after "--" they are the traced program's.
+    void helpAnywhere() {
+        const Run expected = runConcorde({"help", "dataset"});
+        for (const QStringList& args :
+             {QStringList{"dataset", "--db", "x.sqlite", "--help"},
+              QStringList{"dataset", "--samples", "--help"},
+              QStringList{"dataset", "-h", "--bogus"},
+              QStringList{"dataset", "--bogus", "--samples", "0", "-h"}}) {
+            const Run run = runConcorde(args);
+            QVERIFY2(run.exitCode == 0, qPrintable(args.join(' ') + ": " + run.err));
+            QCOMPARE(run.out, expected.out);
+        }
+        const Run traced = runConcorde({"trace", "-o", dir_.filePath("t.ctrace"), "--", "--help"});
+        QCOMPARE(traced.exitCode, 2);
+        QVERIFY2(traced.err.contains("program '--help' not found"), qPrintable(traced.err));
+    }
+
+    // A usage error exits 2 with a message that names the option, and the hint to the help.
+    void usageErrorsNameTheOption() {
+        const QString trace = dir_.filePath("usage.ctrace");
+        QCOMPARE(runConcorde({"microbench", "chain-int-alu", "--iterations", "10", "-o", trace})
+                     .exitCode,
+                 0);
+        const Run unknown = runConcorde({"simulate", trace, "--frobnicate", "3"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("unknown option '--frobnicate'"), qPrintable(unknown.err));
+        QVERIFY(unknown.err.contains("(see concorde help simulate)"));
+
+        const struct {
+            QStringList args;
+            QString message;
+        } cases[] = {
+            {{"bounds", trace, "--window", "8"}, "--window: 8 is out of range 16–1048576"},
+            {{"bounds", trace, "--window=2000000"}, "--window: 2000000 is out of range 16–1048576"},
+            {{"bounds", trace, "--window", "-3"}, "--window: expects a whole number, got '-3'"},
+            {{"bounds", trace, "--window", "4k"}, "--window: expects a whole number, got '4k'"},
+            {{"simulate", trace, "--region", "x"}, "--region: expects a whole number"},
+            {{"train", "--dataset", "d", "--db", "db", "--lr", "2"},
+             "--lr: 2 is out of range 1e-07–1"},
+            {{"train", "--dataset", "d", "--db", "db", "--hidden", "64,0"},
+             "--hidden: 0 is out of range 1–4096"},
+            {{"dataset", "--db", "db", "--samples", "0", "--out", "f"},
+             "--samples: 0 is out of range 1–100000000"},
+            {{"import-champsim", "in", "-o", "out", "--length", "0"},
+             "--length: 0 is out of range (at least 1)"},
+            {{"label", "--db", "db", "--jobs", "0"}, "--jobs: 0 is out of range 1–4096"},
+            {{"bounds", trace, "--json", "--csv"}, "--json"},
+            {{"bounds"}, "TRACE is required"},
+            {{"bounds", trace, trace}, "unexpected argument"},
+            {{"build-db", "--out"}, "--out"},
+            {{"build-db", "t.ctrace"}, "--out is required"},
+            {{"diagnose", "--group", "bogus"}, "--group: unknown value 'bogus'"},
+            {{"dataset", "--samples", "5", "--out", "f"}, "--traces TRACES... or --db"},
+            {{"dataset", "--db", "db", "--grid", "full", "--samples", "5", "--out", "f"},
+             "--grid requires --traces"},
+            {{"predict", "--db", "db"}, "--program P or --all"},
+            {{"trace", "-o", "t", "gzip"}, "go after '--'"},
+        };
+        for (const auto& c : cases) {
+            const Run run = runConcorde(c.args);
+            QVERIFY2(
+                run.exitCode == 2 && run.err.contains(c.message) &&
+                    run.err.contains("(see concorde help " + c.args.front() + ")"),
+                qPrintable(c.args.join(' ') + QString(" -> %1: ").arg(run.exitCode) + run.err));
+        }
+    }
+
+    // `dataset --traces A B` takes the traces as the option's values, up to the next option.
+    void datasetFromTraces() {
+        const QString a = dir_.filePath("chain-a.ctrace");
+        const QString b = dir_.filePath("chain-b.ctrace");
+        QCOMPARE(
+            runConcorde({"microbench", "chain-int-mul", "--iterations", "100", "-o", a}).exitCode,
+            0);
+        QCOMPARE(
+            runConcorde({"microbench", "stride-load", "--iterations", "100", "-o", b}).exitCode, 0);
+        const QString dataset = dir_.filePath("traces.dataset");
+        const Run run = runConcorde({"dataset", "--traces", a, b, "--samples", "12", "--out",
+                                     dataset, "--grid", "default", "--jobs", "2"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.contains("12 drawn"), qPrintable(run.out));
+        // Both traces were taken: samples are drawn over their regions by length, so which
+        // regions a small draw reaches varies, but never more than the two there are.
+        QVERIFY2(run.out.contains("1 sampled this run") || run.out.contains("2 sampled this run"),
+                 qPrintable(run.out));
+        // A trace elsewhere on the line is not one of --traces'.
+        const Run stray =
+            runConcorde({"dataset", "--traces", a, "--samples", "12", "--out", dataset, b});
+        QCOMPARE(stray.exitCode, 2);
+        QVERIFY2(stray.err.contains("unexpected argument"), qPrintable(stray.err));
+        const Run empty = runConcorde({"dataset", "--traces", "--samples", "12", "--out", dataset});
+        QCOMPARE(empty.exitCode, 2);
+        QVERIFY2(empty.err.contains("--traces"), qPrintable(empty.err));
     }
 
     void infoOnMissingAndCorruptFiles() {

@@ -476,6 +476,18 @@ int main(void) {
         QVERIFY(QString::fromStdString(reader.info().commandLine).contains("exit 7"));
     }
 
+    // The words after "--" reach the program exactly as given, also those that look like options
+    // or like the parser's own list syntax.
+    void wordsAfterDoubleDashPassUntouched() {
+        const QString trace = path("words.ctrace");
+        const QStringList words = {"[a,b]", "{}", "", "--help", "-o", "--", "x y"};
+        const Run run = runConcorde(
+            QStringList{"trace", "-o", trace, "--", "sh", "-c", "printf '<%s>' \"$@\"", "sh"} +
+            words);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        QVERIFY2(run.out.startsWith("<[a,b]><{}><><--help><-o><--><x y>"), qPrintable(run.out));
+    }
+
     void missingProgramIsABadInput() {
         const QString trace = path("missing.ctrace");
         const Run run = runConcorde({"trace", "-o", trace, "--", path("no-such-program")});
