@@ -8,13 +8,13 @@ class QCPItemTracer;
 
 namespace concorde::ui {
 
-/// Throughput CDFs (DESIGN §11): for the region or program shown and the current configuration,
-/// one curve per resource — the empirical CDF of its per-window IPC bound (Cdf::staircase) on a
-/// log IPC axis — plus the CDF of the per-window minimum (dashed). The dominant binding resource
-/// (RegionBoundsSeries::dominantResource) is drawn thicker, on top, with a bold legend entry and
-/// a label "ROB binds 72 % of windows"; every legend entry gives the share of windows its
-/// resource binds. Hovering snaps to the nearest curve and shows the sample value under the
-/// pointer and its cumulative fraction.
+/// Throughput CDFs (docs/design.md §11): for the region or program shown and the current
+/// configuration, one curve per resource — the empirical CDF of its per-window IPC bound
+/// (Cdf::staircase) on a log IPC axis — plus the CDF of the per-window minimum (dashed). The
+/// dominant binding resource (RegionBoundsSeries::dominantResource) is drawn thicker, on top, with
+/// a bold legend entry and a label "ROB binds 72 % of windows"; every legend entry gives the share
+/// of windows its resource binds. Hovering snaps to the nearest curve and shows the sample value
+/// under the pointer and its cumulative fraction.
 class CdfView : public BoundsChartView {
     Q_OBJECT
 

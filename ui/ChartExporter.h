@@ -24,11 +24,11 @@ struct ChartExportOptions {
     double scale = 1.0;
 };
 
-/// Writes charts for design reviews (DESIGN §11): PNG (at a chosen scale), SVG (QSvgGenerator),
-/// PDF (QCustomPlot::savePdf), CSV of the plotted data (ChartView::dataTable), the clipboard
-/// (image, plus the CSV as text), and "export all for review" (every view into one folder, files
-/// named after the views). Works offscreen: the headless `--export` mode of concorde-explorer
-/// renders a view that was never shown.
+/// Writes charts for design reviews (docs/design.md §11): PNG (at a chosen scale), SVG
+/// (QSvgGenerator), PDF (QCustomPlot::savePdf), CSV of the plotted data (ChartView::dataTable), the
+/// clipboard (image, plus the CSV as text), and "export all for review" (every view into one
+/// folder, files named after the views). Works offscreen: the headless `--export` mode of
+/// concorde-explorer renders a view that was never shown.
 ///
 /// Every function reports failure by returning false with a message naming the file and the
 /// problem (unknown extension, missing or unwritable folder, a path that is a folder, a failed

@@ -10,7 +10,8 @@ namespace concorde::ui {
 
 /// How the charts look: colours, line widths and font size. Views take a theme through
 /// ChartView::setTheme and redraw with it; the main window switches between light, dark and
-/// projector (DESIGN §11: large fonts, thick lines, a high-contrast colour-blind-safe palette).
+/// projector (docs/design.md §11: large fonts, thick lines, a high-contrast colour-blind-safe
+/// palette).
 struct ChartTheme {
     QString name = QStringLiteral("light");
     double lineWidth = 1.5;      ///< ordinary series, in pixels

@@ -10,8 +10,8 @@ class QMouseEvent;
 
 namespace concorde::ui {
 
-/// Phase drill-down (DESIGN §11): a program's regions along its execution, one bar per region
-/// (in region-index order), its height the predicted CPI at the configuration shown and its
+/// Phase drill-down (docs/design.md §11): a program's regions along its execution, one bar per
+/// region (in region-index order), its height the predicted CPI at the configuration shown and its
 /// colour the region's phase, with the program's CPI (instruction-weighted mean) as a dashed
 /// line. Clicking a region selects it and emits regionActivated(index into the timeline's
 /// entries), so the main window can drill into that region's timeseries, CDFs and Shapley bars;

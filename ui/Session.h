@@ -1,9 +1,9 @@
 #pragma once
 
 #include "CoalescingWorker.h"
+#include "explore/ExplorerPrediction.h"
 #include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
-#include "explore/ExplorerPrediction.h"
 
 #include <QFuture>
 #include <QObject>
@@ -53,7 +53,7 @@ public:
     ~Session() override;
 
     /// The baseline a new session starts with: the preset named "big" when `presets` has it (the
-    /// usual Shapley baseline, DESIGN §3), otherwise the default CoreConfig.
+    /// usual Shapley baseline, docs/design.md §3), otherwise the default CoreConfig.
     static CoreConfig defaultBaseline(const PresetLibrary& presets);
 
     // --- Target configuration (what the sliders edit) ---

@@ -15,8 +15,8 @@ class QMouseEvent;
 
 namespace concorde::ui {
 
-/// Shapley stacked bars (DESIGN §9, §11): how the CPI change from the baseline to the target
-/// splits among the players (parameters or groups).
+/// Shapley stacked bars (docs/design.md §9, §11): how the CPI change from the baseline to the
+/// target splits among the players (parameters or groups).
 ///
 /// - Mode::Programs: one column per program, all side by side, sorted by the total CPI change
 ///   (largest increase first), as in the Concorde paper's attribution figure.

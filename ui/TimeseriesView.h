@@ -14,11 +14,11 @@ class QCPItemTracer;
 
 namespace concorde::ui {
 
-/// Per-window bound timeseries (DESIGN §11): every resource's IPC bound per window (thin lines,
-/// log IPC axis), the per-window minimum (thick, on top: the min-of-bounds IPC), the reference
-/// simulator's per-window IPC overlaid (dashed) where a label exists, and under the plot a band
-/// coloured by the resource binding each window. A program's regions are shown end to end with
-/// their boundaries marked. Hovering shows the window, its binding resource and bound, the
+/// Per-window bound timeseries (docs/design.md §11): every resource's IPC bound per window (thin
+/// lines, log IPC axis), the per-window minimum (thick, on top: the min-of-bounds IPC), the
+/// reference simulator's per-window IPC overlaid (dashed) where a label exists, and under the plot
+/// a band coloured by the resource binding each window. A program's regions are shown end to end
+/// with their boundaries marked. Hovering shows the window, its binding resource and bound, the
 /// simulated IPC and the next-tightest resources.
 ///
 /// Level of detail: while the visible x range holds at most one window per pixel, every window

@@ -13,7 +13,7 @@
 namespace concorde::cli {
 
 std::string BoundsCommand::description() const {
-    return "Runs the per-resource analytical models (DESIGN §7) on every region of TRACE\n"
+    return "Runs the per-resource analytical models on every region of TRACE\n"
            "(or region I) for one configuration: for each resource the throughput bound it\n"
            "alone imposes on every window of W instructions, and which resource binds each\n"
            "window. Text output summarises each region (mean bound per resource and how often\n"

@@ -15,7 +15,7 @@ namespace concorde::cli {
 
 std::string BuildDbCommand::description() const {
     return "Computes, for every region of every trace, the per-window series of every\n"
-           "analytical model at every point of the parameter grid (DESIGN §7) and stores them\n"
+           "analytical model at every point of the parameter grid and stores them\n"
            "in an SQLite feature database with the region's trace records (so that `concorde\n"
            "label` needs no traces). Each region is written in its own transaction.\n\n"
            "Resumable: after a crash, kill or Ctrl-C, run the same command again; complete\n"
@@ -34,7 +34,8 @@ void BuildDbCommand::declare(CLI::App& app) {
         ->type_name("DB")
         ->required();
     app.add_option("--grid", grid_,
-                   "default (DESIGN §3), full (every integer width, pipe count and misprediction "
+                   "default (the grid of docs/design.md §3), full (every integer width, pipe count "
+                   "and misprediction "
                    "rate), or a JSON file {\"rob\": [64, 128], ...} whose parameters replace the "
                    "default grid's")
         ->type_name("G")

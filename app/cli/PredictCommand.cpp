@@ -12,7 +12,7 @@ namespace concorde::cli {
 
 std::string PredictCommand::description() const {
     return "Predicts with the CPI model, from the database's stored series: each\n"
-           "region's CPI (block-precomputed inference, DESIGN §8) and the program's CPI,\n"
+           "region's CPI (block-precomputed inference) and the program's CPI,\n"
            "the instruction-weighted mean of its regions'. Every parameter must be on\n"
            "the database's grid (concorde info DB lists it).\n\n"
            "JSON: {\"cpi\": program CPI, \"program\", \"regions\": [{\"index\",\n"

@@ -240,7 +240,7 @@ void printProgram(std::ostream& out, const ProgramAttribution& program,
 
 std::string ShapleyCommand::description() const {
     return "Attributes the model's CPI change from the baseline to the target configuration\n"
-           "to the parameters (or groups of them) with Shapley values (DESIGN §9): each\n"
+           "to the parameters (or groups of them) with Shapley values: each\n"
            "player's marginal effect, switched from baseline to target, averaged over every\n"
            "order of switching. Unlike a one-at-a-time ablation the result does not depend\n"
            "on an order, and the values add up to CPI(target) - CPI(baseline).\n\n"

@@ -11,8 +11,8 @@ namespace concorde::cli {
 
 /// `concorde shapley --db DB (--program P | --all) --baseline B --target T [--groups FILE]
 /// [--permutations K] [--ablation-order k1,k2,...] [--json | --csv]`: Shapley attribution of the
-/// model's CPI change from a baseline to a target configuration (DESIGN §9), per region and per
-/// program, optionally next to an ordered one-at-a-time ablation.
+/// model's CPI change from a baseline to a target configuration (docs/design.md §9), per region and
+/// per program, optionally next to an ordered one-at-a-time ablation.
 class ShapleyCommand : public Command {
 public:
     std::string name() const override { return "shapley"; }

@@ -15,7 +15,7 @@
 namespace concorde::cli {
 
 std::string TrainCommand::description() const {
-    return "Trains the CPI model (DESIGN §8: an MLP with ReLU hidden layers, AdamW on the\n"
+    return "Trains the CPI model (an MLP with ReLU hidden layers, AdamW on the\n"
            "relative error, mini-batches, early stopping on a validation part of the train\n"
            "split; deterministic for a seed) and the linear baseline on the dataset's 'train'\n"
            "split, measures both and the min-of-bounds baseline on the 'test' split (regions\n"
