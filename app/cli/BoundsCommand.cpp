@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryConfig.h"
 #include "analysis/RegionAnalyzer.h"
+#include "analysis/WarmState.h"
 #include "bounds/BoundsCalculator.h"
 #include "trace/TraceReader.h"
 
@@ -43,7 +44,10 @@ int BoundsCommand::run(std::ostream& out, std::ostream&) {
     bool header = true;
     for (std::size_t index : selected) {
         reader.readRegion(index, records);
-        const AnnotatedRegion region = analyzer.analyze(records, regions[index].warmup, memory);
+        const AnnotatedRegion region =
+            analyzer.analyze(records, regions[index].warmup, memory,
+                             WarmState::ofRegion(regions[index], workload_.trace + " region " +
+                                                                     std::to_string(index)));
         const ResourceBounds bounds = calculator.compute(region, workload_.config.config);
         if (csv_) {
             const std::string table = bounds.toCsv();

@@ -4,7 +4,7 @@
 
 namespace concorde::cli {
 
-/// `concorde export-champsim IN.ctrace -o FILE.champsimtrace.xz`
+/// `concorde export-champsim IN.ctrace -o FILE.champsimtrace.xz [--cold]`
 class ExportChampSimCommand : public Command {
 public:
     std::string name() const override { return "export-champsim"; }
@@ -16,6 +16,7 @@ public:
 private:
     std::string input_;
     std::string output_;
+    bool cold_ = false; ///< leave out the warm-state replay
 };
 
 } // namespace concorde::cli

@@ -1,5 +1,6 @@
 #include "SimulateCommand.h"
 
+#include "analysis/WarmState.h"
 #include "refsim/ReferenceSimulator.h"
 #include "trace/TraceReader.h"
 
@@ -40,15 +41,18 @@ int SimulateCommand::run(std::ostream& out, std::ostream&) {
     std::vector<TraceRecord> records;
     for (std::size_t index : selected) {
         reader.readRegion(index, records);
+        const std::shared_ptr<const WarmState> warm = WarmState::ofRegion(
+            regions[index], workload_.trace + " region " + std::to_string(index));
         const auto start = std::chrono::steady_clock::now();
         const SimulationResult result =
             ReferenceSimulator::simulate(records, static_cast<std::size_t>(regions[index].warmup),
-                                         workload_.config.config, workload_.window);
+                                         workload_.config.config, workload_.window, warm.get());
         seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         totalCycles += result.cycles;
         totalInstructions += result.instructions;
         nlohmann::json entry = result.toJson();
         entry["region"] = index;
+        entry["functional_warmup"] = warm ? regions[index].functionalWarmup : 0;
         if (!json_)
             entry.erase("window_ipc");
         report["regions"].push_back(std::move(entry));

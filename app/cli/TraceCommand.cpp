@@ -1,8 +1,10 @@
 #include "TraceCommand.h"
 
 #include "CommonOptions.h"
+#include "analysis/FunctionalWarmupSink.h"
 #include "common/ConcordeError.h"
 #include "trace/TraceWriter.h"
+#include "trace/TraceWriterSink.h"
 #include "trace/TracerStreamDecoder.h"
 
 #include <CLI/CLI.hpp>
@@ -12,6 +14,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -74,6 +77,11 @@ std::string TraceCommand::description() const {
            "instructions, the first measured instruction at N and the next ones I apart.\n"
            "Fast-forwarding (the skip and the gaps) only counts instructions per superblock,\n"
            "so it is cheap. Each region records its basic-block vector for phase clustering.\n"
+           "Before each region's detailed warm-up, a functional warm-up of F instructions\n"
+           "(default 10M) keeps caches, the prefetcher and the branch predictor warm: it is\n"
+           "summarised into the region's warm state (the most recent lines of every cache\n"
+           "set the parameter space allows, the recent loads, a TAGE snapshot), which every\n"
+           "consumer starts from. It is never overlapped with the previous region.\n"
            "PROGRAM's standard output and error pass through; the exit code is PROGRAM's.\n"
            "If PROGRAM ends before a region is complete, the region is kept shorter and a\n"
            "warning is printed. The output appears only when tracing succeeded.\n";
@@ -91,6 +99,12 @@ void TraceCommand::declare(CLI::App& app) {
         ->default_str("to the end");
     app.add_option("--warmup", warmup_, "warm-up instructions before each region")
         ->type_name("W")
+        ->check(wholeNumber())
+        ->capture_default_str();
+    app.add_option("--functional-warmup", functionalWarmup_,
+                   "functional warm-up instructions before each region's detailed warm-up, kept "
+                   "as a warm state (0: none, the regions start cold)")
+        ->type_name("F")
         ->check(wholeNumber())
         ->capture_default_str();
     app.add_option("--regions", regions_, "number of regions")
@@ -119,18 +133,18 @@ int TraceCommand::run(std::ostream& out, std::ostream& err) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
         throw runtimeFailure(std::string("cannot create a pipe: ") + std::strerror(errno));
-    std::vector<std::string> argvStrings = {valgrind,
-                                            "--tool=ctrace",
-                                            "-q",
-                                            "--ctrace-fd=" + std::to_string(fds[1]),
-                                            "--ctrace-skip=" + std::to_string(skip_),
-                                            "--ctrace-length=" + std::to_string(length_),
-                                            "--ctrace-warmup=" + std::to_string(warmup_),
-                                            "--ctrace-regions=" + std::to_string(regions_),
-                                            "--ctrace-interval=" +
-                                                std::to_string(regions_ > 1 ? interval_ : 0),
-                                            "--",
-                                            program};
+    std::vector<std::string> argvStrings = {
+        valgrind,
+        "--tool=ctrace",
+        "-q",
+        "--ctrace-fd=" + std::to_string(fds[1]),
+        "--ctrace-skip=" + std::to_string(skip_),
+        "--ctrace-length=" + std::to_string(length_),
+        "--ctrace-warmup=" + std::to_string(warmup_ + functionalWarmup_),
+        "--ctrace-regions=" + std::to_string(regions_),
+        "--ctrace-interval=" + std::to_string(regions_ > 1 ? interval_ : 0),
+        "--",
+        program};
     argvStrings.insert(argvStrings.end(), command_.begin() + 1, command_.end());
     std::vector<char*> argv;
     for (auto& s : argvStrings)
@@ -164,13 +178,18 @@ int TraceCommand::run(std::ostream& out, std::ostream& err) {
     info.properties["skip"] = std::to_string(skip_);
     info.properties["length"] = std::to_string(length_);
     info.properties["warmup"] = std::to_string(warmup_);
+    info.properties["functional_warmup"] = std::to_string(functionalWarmup_);
     info.properties["regions"] = std::to_string(regions_);
     info.properties["interval"] = std::to_string(interval_);
 
     int status = 0;
     try {
         TraceWriter writer(output_, info);
-        TracerStreamDecoder decoder(writer);
+        TraceWriterSink writerSink(writer);
+        std::optional<FunctionalWarmupSink> warming;
+        if (functionalWarmup_ > 0)
+            warming.emplace(writerSink, warmup_, functionalWarmup_);
+        TracerStreamDecoder decoder(warming ? static_cast<RecordSink&>(*warming) : writerSink);
         std::vector<unsigned char> chunk(1 << 20);
         for (;;) {
             const ssize_t got = ::read(fds[0], chunk.data(), chunk.size());
@@ -205,9 +224,13 @@ int TraceCommand::run(std::ostream& out, std::ostream& err) {
         if (decoder.unresolvedBranches() > 0)
             err << "concorde trace: warning: " << decoder.unresolvedBranches()
                 << " branch outcomes could not be determined (thread switches)\n";
-        out << "traced " << decoder.recordsWritten() << " instructions (of "
+        const std::uint64_t functional = warming ? warming->functionalRecords() : 0;
+        out << "traced " << decoder.recordsWritten() - functional << " instructions (of "
             << decoder.totalInstructions() << " executed) in " << decoder.regionsCompleted()
             << " regions to " << output_ << "\n";
+        if (warming)
+            out << "functional warm-up: " << functional << " instructions summarised in "
+                << warming->warmStateBytes() << " bytes of warm state\n";
         // Valgrind exits with the traced program's exit code.
         return WIFEXITED(status) ? WEXITSTATUS(status) : decoder.programExitCode();
     } catch (...) {

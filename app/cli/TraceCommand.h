@@ -25,6 +25,7 @@ private:
     std::uint64_t skip_ = 0;
     std::uint64_t length_ = 0; ///< 0: to the end
     std::uint64_t warmup_ = 0;
+    std::uint64_t functionalWarmup_ = 10'000'000; ///< 0: detailed warm-up only (cold regions)
     std::uint64_t regions_ = 1;
     std::uint64_t interval_ = 0;
     std::vector<std::string> command_;

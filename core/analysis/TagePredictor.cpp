@@ -173,6 +173,9 @@ void TagePredictor::reset() {
         init(foldedIndex_[i], g.tableLogSize);
         init(foldedTag0_[i], tagBits_[i]);
         init(foldedTag1_[i], tagBits_[i] - 1);
+        pathMask_[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
+        pathRotate_[i] = i % g.tableLogSize;
+        indexShift_[i] = 1 + i % (g.tableLogSize - 1);
     }
     history_.fill(0);
     head_ = 0;
@@ -193,14 +196,12 @@ std::uint32_t TagePredictor::tableIndex(int table, std::uint64_t pc) const {
     const auto p = static_cast<std::uint32_t>(pc ^ (pc >> 24));
     // Path history: up to 16 bits, folded to the index width and rotated per table so that
     // tables alias differently.
-    const int pathBits = std::min(historyLengths_[table], 16);
-    std::uint32_t path = static_cast<std::uint32_t>(pathHistory_) & ((1u << pathBits) - 1);
+    std::uint32_t path = static_cast<std::uint32_t>(pathHistory_) & pathMask_[table];
     path = (path ^ (path >> logSize)) & mask;
-    const int rotate = table % logSize;
+    const int rotate = pathRotate_[table];
     if (rotate != 0)
         path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
-    const int shift = 1 + table % (logSize - 1);
-    return (p ^ (p >> shift) ^ foldedIndex_[table].value ^ path) & mask;
+    return (p ^ (p >> indexShift_[table]) ^ foldedIndex_[table].value ^ path) & mask;
 }
 
 std::uint16_t TagePredictor::tableTag(int table, std::uint64_t pc) const {
@@ -374,6 +375,23 @@ std::uint32_t TagePredictor::nextRandom() {
     random_ ^= random_ >> 17;
     random_ ^= random_ << 5;
     return random_;
+}
+
+void TagePredictor::trainBase(const TraceRecord& record) {
+    if (record.branchKind == BranchKind::Indirect) {
+        updateIndirect(record.pc, record.branchTarget);
+        return;
+    }
+    if (record.branchKind != BranchKind::DirectConditional)
+        return;
+    const std::uint64_t pc = record.pc;
+    std::uint8_t& counter =
+        bimodal_[static_cast<std::uint32_t>((pc ^ (pc >> geometry_.bimodalLogSize)) &
+                                            ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1))];
+    if (record.taken && counter < 3)
+        ++counter;
+    else if (!record.taken && counter > 0)
+        --counter;
 }
 
 bool TagePredictor::predictAndUpdate(const TraceRecord& record) {

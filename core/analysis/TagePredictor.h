@@ -74,6 +74,11 @@ public:
     void updateIndirect(std::uint64_t pc, std::uint64_t target);
     /// Records a branch that needs no prediction (direct jump, call, return) in the path history.
     void trackUnconditional(std::uint64_t pc);
+    /// Cheap training for a long functional warm-up: a conditional branch updates only its
+    /// bimodal counter and an indirect jump only its target tables; the tagged tables and the
+    /// histories are untouched. Branches met long before a region then start from the right
+    /// bias, at a fraction of predictAndUpdate()'s cost.
+    void trainBase(const TraceRecord& record);
 
     const Geometry& geometry() const { return geometry_; }
 
@@ -134,6 +139,11 @@ private:
     std::vector<FoldedHistory> foldedIndex_;
     std::vector<FoldedHistory> foldedTag0_;
     std::vector<FoldedHistory> foldedTag1_;
+    // Per-table index hashing constants, derived from the geometry once (tableIndex() runs for
+    // every table on every conditional branch; recomputing them cost two divisions each).
+    std::array<std::uint32_t, kMaxTables> pathMask_{};
+    std::array<int, kMaxTables> pathRotate_{};
+    std::array<int, kMaxTables> indexShift_{};
     std::array<std::uint8_t, kHistoryBuffer> history_{}; ///< circular, newest at head_
     unsigned head_ = 0;
     std::uint64_t pathHistory_ = 0;

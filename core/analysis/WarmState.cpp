@@ -65,6 +65,46 @@ std::vector<std::uint8_t> WarmState::encode() const {
     return out;
 }
 
+std::shared_ptr<const WarmState> WarmState::ofRegion(const Region& region,
+                                                     const std::string& what) {
+    return fromBytes(region.warmState, what);
+}
+
+std::shared_ptr<const WarmState> WarmState::fromBytes(std::span<const std::uint8_t> bytes,
+                                                      const std::string& what) {
+    if (bytes.empty())
+        return nullptr;
+    return std::make_shared<const WarmState>(decode(bytes, what));
+}
+
+std::vector<TraceRecord> WarmState::replayRecords() const {
+    constexpr std::uint32_t kLineShift = 6;
+    std::vector<TraceRecord> records;
+    records.reserve(lines.size() + recentLoads.size());
+    const auto load = [](std::uint64_t pc, std::uint64_t address) {
+        TraceRecord r;
+        r.pc = pc;
+        r.size = 4;
+        r.instrClass = InstrClass::Load;
+        r.addLoad(address, 8);
+        return r;
+    };
+    for (const Line& line : lines) {
+        if (line.instruction) {
+            TraceRecord r;
+            r.pc = line.line << kLineShift;
+            r.size = 4;
+            r.instrClass = InstrClass::IntAlu;
+            records.push_back(r);
+        } else {
+            records.push_back(load(kReplayPc, line.line << kLineShift));
+        }
+    }
+    for (const Load& l : recentLoads)
+        records.push_back(load(l.pc, l.address));
+    return records;
+}
+
 WarmState WarmState::decode(std::span<const std::uint8_t> bytes, const std::string& what) {
     const std::uint8_t* cursor = bytes.data();
     const std::uint8_t* end = bytes.data() + bytes.size();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/TagePredictor.h"
+#include "trace/TraceInfo.h"
 
 #include <cstdint>
 #include <memory>
@@ -65,6 +66,23 @@ struct WarmState {
     std::vector<std::uint8_t> encode() const;
     /// The inverse of encode(). A bad-input ConcordeError naming `what` for damaged bytes.
     static WarmState decode(std::span<const std::uint8_t> bytes, const std::string& what);
+
+    /// The warm state a trace region starts from: its decoded Region::warmState, or null for a
+    /// cold region (no functional warm-up, e.g. a version-1 trace). A bad-input ConcordeError
+    /// naming `what` when the bytes are damaged.
+    static std::shared_ptr<const WarmState> ofRegion(const Region& region, const std::string& what);
+    /// decode() of `bytes`, or null when they are empty (a cold region).
+    static std::shared_ptr<const WarmState> fromBytes(std::span<const std::uint8_t> bytes,
+                                                      const std::string& what);
+
+    /// Records that leave a cache hierarchy and its stride prefetcher as warm() does when run
+    /// through any simulator: one fetch of each instruction line and one load of each data line,
+    /// in the lines' order, then the recent loads with their own PCs. The data-line loads all
+    /// sit at kReplayPc (one instruction line, a PC no program uses). How an outside simulator
+    /// (ChampSim) gets the functional warm-up: it cannot take a TAGE snapshot, so its branch
+    /// predictor warms only on the detailed warm-up that follows.
+    std::vector<TraceRecord> replayRecords() const;
+    static constexpr std::uint64_t kReplayPc = 0x1000;
 
     /// Touches the lines in order, then replays the recent loads, then clears the statistics.
     void warm(CacheHierarchy& caches) const;

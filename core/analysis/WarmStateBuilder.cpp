@@ -1,18 +1,38 @@
 #include "analysis/WarmStateBuilder.h"
 
+#include "common/ConcordeError.h"
+
 #include <algorithm>
-#include <vector>
+#include <string>
 
 namespace concorde {
 
 WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor::Geometry& tage)
-    : lineShift_(lineShift), tage_(tage) {}
-
-void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
-    lastUse_[line] = {++stamp_, instruction};
+    : lineShift_(lineShift), sets_(WarmState::finestSets()), ways_(WarmState::ways()),
+      setMask_(sets_ - 1), table_(std::size_t{sets_} * ways_),
+      recentLoads_(WarmState::kRecentLoads), tage_(tage) {
+    if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0)
+        throw runtimeFailure("internal error: the finest cache set count " + std::to_string(sets_) +
+                             " is not a power of two");
 }
 
-void WarmStateBuilder::observe(const TraceRecord& r) {
+void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
+    const std::uint64_t stamp = ++stamp_;
+    Way* set = table_.data() + std::size_t(line & setMask_) * ways_;
+    Way* victim = set;
+    for (Way* way = set; way != set + ways_; ++way) {
+        if (way->stamp != 0 && way->line == line) {
+            way->stamp = stamp;
+            way->instruction = instruction;
+            return;
+        }
+        if (way->stamp < victim->stamp)
+            victim = way;
+    }
+    *victim = {stamp, line, instruction};
+}
+
+void WarmStateBuilder::observe(const TraceRecord& r, bool trainPredictor) {
     ++instructions_;
     // Fetch lines as the analysis and the simulator fetch them: a new line, or after a taken
     // branch; an instruction spanning two lines touches both.
@@ -24,55 +44,52 @@ void WarmStateBuilder::observe(const TraceRecord& r) {
     lastFetchLine_ = r.taken ? ~std::uint64_t{0} : last;
     const auto touchData = [&](std::uint64_t address, std::uint32_t size) {
         const std::uint64_t end = (address + std::max<std::uint32_t>(size, 1) - 1) >> lineShift_;
-        for (std::uint64_t line = address >> lineShift_; line <= end; ++line)
+        for (std::uint64_t line = address >> lineShift_; line <= end; ++line) {
+            // Touching the most recently touched data line again with nothing in between
+            // changes no order: skip it.
+            if (line == lastDataLine_ && stamp_ == lastDataStamp_)
+                continue;
             touch(line, false);
+            lastDataLine_ = line;
+            lastDataStamp_ = stamp_;
+        }
     };
     for (std::size_t k = 0; k < r.loadCount; ++k) {
         touchData(r.loads[k].address, r.loads[k].size);
-        recentLoads_.push_back({r.pc, r.loads[k].address});
-        if (recentLoads_.size() > WarmState::kRecentLoads)
-            recentLoads_.pop_front();
+        recentLoads_[nextLoad_] = {r.pc, r.loads[k].address};
+        nextLoad_ = (nextLoad_ + 1) % WarmState::kRecentLoads;
+        ++loadsSeen_;
     }
     for (std::size_t k = 0; k < r.storeCount; ++k)
         touchData(r.stores[k].address, r.stores[k].size);
-    tage_.predictAndUpdate(r);
+    if (!r.isBranch())
+        return;
+    if (trainPredictor)
+        tage_.predictAndUpdate(r);
+    else
+        tage_.trainBase(r);
 }
 
 WarmState WarmStateBuilder::finish() const {
     WarmState state;
     state.instructions = instructions_;
-    state.recentLoads.assign(recentLoads_.begin(), recentLoads_.end());
-    state.tage = std::make_shared<const TagePredictor>(tage_);
-
-    // Per finest set, the ways() most recent lines; then all of them oldest first.
-    const std::uint32_t sets = WarmState::finestSets();
-    const std::uint32_t ways = WarmState::ways();
-    struct Kept {
-        std::uint64_t stamp;
-        std::uint64_t line;
-        bool instruction;
-    };
-    std::vector<std::vector<Kept>> bySet(sets);
-    for (const auto& [line, use] : lastUse_) {
-        auto& set = bySet[line % sets];
-        const Kept kept{use.stamp, line, use.instruction};
-        if (set.size() < ways) {
-            set.push_back(kept);
-            continue;
-        }
-        auto oldest = std::min_element(
-            set.begin(), set.end(), [](const Kept& a, const Kept& b) { return a.stamp < b.stamp; });
-        if (oldest->stamp < kept.stamp)
-            *oldest = kept;
+    if (loadsSeen_ < WarmState::kRecentLoads) {
+        state.recentLoads.assign(recentLoads_.begin(), recentLoads_.begin() + nextLoad_);
+    } else {
+        state.recentLoads.assign(recentLoads_.begin() + nextLoad_, recentLoads_.end());
+        state.recentLoads.insert(state.recentLoads.end(), recentLoads_.begin(),
+                                 recentLoads_.begin() + nextLoad_);
     }
-    std::vector<Kept> all;
-    for (const auto& set : bySet)
-        all.insert(all.end(), set.begin(), set.end());
-    std::sort(all.begin(), all.end(),
-              [](const Kept& a, const Kept& b) { return a.stamp < b.stamp; });
-    state.lines.reserve(all.size());
-    for (const Kept& kept : all)
-        state.lines.push_back({kept.line, kept.instruction});
+    state.tage = std::make_shared<const TagePredictor>(tage_);
+    std::vector<Way> kept;
+    for (const Way& way : table_)
+        if (way.stamp != 0)
+            kept.push_back(way);
+    std::sort(kept.begin(), kept.end(),
+              [](const Way& a, const Way& b) { return a.stamp < b.stamp; });
+    state.lines.reserve(kept.size());
+    for (const Way& way : kept)
+        state.lines.push_back({way.line, way.instruction});
     return state;
 }
 

@@ -5,22 +5,29 @@
 #include "trace/TraceRecord.h"
 
 #include <cstdint>
-#include <deque>
 #include <span>
-#include <unordered_map>
+#include <vector>
 
 namespace concorde {
 
 /// Builds a WarmState from the functional warm-up's records, in program order: every
-/// instruction fetch line and data line touched (with its last use), the recent demand loads,
-/// and a TAGE predictor trained on every branch. Memory grows with the distinct lines touched;
-/// the result is bounded by finestSets() × ways() lines.
+/// instruction fetch line and data line touched, the recent demand loads, and a TAGE predictor
+/// trained on the branches.
+///
+/// Lines are kept as WarmState describes them: per finest set, the ways() most recently touched
+/// lines with their last-use stamps (a fixed table of finestSets() × ways() entries, LRU within
+/// each set). A line that falls out of its finest set's ways() most recent can never be part of
+/// the result again unless it is touched anew, so the table is exact and memory stays bounded
+/// however long the warm-up.
 class WarmStateBuilder {
 public:
     explicit WarmStateBuilder(std::uint32_t lineShift = 6,
                               const TagePredictor::Geometry& tage = {});
 
-    void observe(const TraceRecord& record);
+    /// Observes one record. With `trainPredictor` false its branch only trains TAGE's base
+    /// predictor (TagePredictor::trainBase; the caller warms the tagged tables over a shorter
+    /// span than the caches).
+    void observe(const TraceRecord& record, bool trainPredictor = true);
     void observe(std::span<const TraceRecord> records) {
         for (const TraceRecord& r : records)
             observe(r);
@@ -31,18 +38,26 @@ public:
     WarmState finish() const;
 
 private:
-    struct LastUse {
-        std::uint64_t stamp = 0;
+    struct Way {
+        std::uint64_t stamp = 0; ///< 0: empty
+        std::uint64_t line = 0;
         bool instruction = false;
     };
     void touch(std::uint64_t line, bool instruction);
 
     std::uint32_t lineShift_;
+    std::uint32_t sets_;
+    std::uint64_t setMask_; ///< sets_ - 1: the finest partition has a power-of-two set count
+    std::uint32_t ways_;
     std::uint64_t instructions_ = 0;
     std::uint64_t stamp_ = 0;
     std::uint64_t lastFetchLine_ = ~std::uint64_t{0};
-    std::unordered_map<std::uint64_t, LastUse> lastUse_;
-    std::deque<WarmState::Load> recentLoads_;
+    std::uint64_t lastDataLine_ = ~std::uint64_t{0};
+    std::uint64_t lastDataStamp_ = 0;          ///< stamp_ right after lastDataLine_ was touched
+    std::vector<Way> table_;                   ///< sets_ × ways_
+    std::vector<WarmState::Load> recentLoads_; ///< ring of kRecentLoads, oldest at nextLoad_
+    std::size_t nextLoad_ = 0;
+    std::uint64_t loadsSeen_ = 0;
     TagePredictor tage_;
 };
 

@@ -1,5 +1,6 @@
 #include "pipeline/DatabaseBuilder.h"
 
+#include "analysis/WarmState.h"
 #include "common/ConcordeError.h"
 #include "pipeline/OrderedPipeline.h"
 #include "store/FeatureDatabase.h"
@@ -44,6 +45,7 @@ struct Work {
     Pending pending;
     Clock::time_point start;
     std::vector<TraceRecord> records;
+    std::vector<std::uint8_t> warmState; ///< the trace region's, stored with its records
     RegionData data;
 };
 
@@ -138,6 +140,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                 row.programStart = region.programStart;
                 row.warmup = region.warmup;
                 row.length = region.length;
+                row.functionalWarmup = region.warmState.empty() ? 0 : region.functionalWarmup;
                 row.basicBlockVector = region.basicBlockVector;
                 const std::int64_t regionId = db.ensureRegion(row);
                 if (!options.shard.contains(global))
@@ -160,8 +163,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
     std::atomic<std::size_t> stepsDone{0};
     std::atomic<std::size_t> built{0}; // summary.regionsBuilt, readable from compute threads
     const auto builtText = [&] {
-        return std::to_string(built.load()) + "/" + std::to_string(pending.size()) +
-               " regions";
+        return std::to_string(built.load()) + "/" + std::to_string(pending.size()) + " regions";
     };
     {
         JobProgress start;
@@ -184,18 +186,21 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                 auto work = std::make_shared<Work>();
                 work->pending = pending[next++];
                 work->start = Clock::now();
-                readers[work->pending.trace]->readRegion(work->pending.regionIndex, work->records);
+                TraceReader& reader = *readers[work->pending.trace];
+                reader.readRegion(work->pending.regionIndex, work->records);
+                work->warmState = reader.info().regions[work->pending.regionIndex].warmState;
                 return work;
             },
             [&](Work& work) {
                 // Each memory configuration finished is one step of the whole run.
-                const JobControl steps = job.nested([&](const JobProgress&) {
-                    job.report(++stepsDone, stepsTotal, builtText());
-                });
+                const JobControl steps = job.nested(
+                    [&](const JobProgress&) { job.report(++stepsDone, stepsTotal, builtText()); });
                 const GridBounds::Result result = GridBounds::build(
-                    work.records, work.pending.warmup, options.grid, options.windowSize, steps);
+                    work.records, work.pending.warmup, options.grid, options.windowSize, steps,
+                    WarmState::fromBytes(work.warmState, work.pending.label));
                 catalog.requireMatches(result);
                 work.data = encodeRegion(catalog, result, work.records, options.seriesLevel);
+                work.data.records.warmState = std::move(work.warmState);
                 work.records = {};
             },
             [&](Work& work) {
@@ -214,11 +219,11 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                 committed.done = stepsDone.load();
                 committed.total = stepsTotal;
                 committed.item = builtText();
-                committed.log = "[" + std::to_string(summary.alreadyComplete + summary.regionsBuilt) +
-                                "/" + std::to_string(summary.regionsInShard) + "] " +
-                                work.pending.label + " committed: series " +
-                                kilobytes(seriesBytes) + ", records " + kilobytes(recordBytes) +
-                                ", " + secondsText(seconds);
+                committed.log =
+                    "[" + std::to_string(summary.alreadyComplete + summary.regionsBuilt) + "/" +
+                    std::to_string(summary.regionsInShard) + "] " + work.pending.label +
+                    " committed: series " + kilobytes(seriesBytes) + ", records " +
+                    kilobytes(recordBytes) + ", " + secondsText(seconds);
                 job.report(committed);
             });
     } catch (const ConcordeError&) {
@@ -228,9 +233,9 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
     summary.seconds = std::chrono::duration<double>(Clock::now() - started).count();
     if (job.cancelled() && summary.regionsBuilt < pending.size())
         throw jobCancelled("interrupted: " + std::to_string(summary.regionsBuilt) + " of " +
-                             std::to_string(pending.size()) +
-                             " regions were built and committed in this run; run the same "
-                             "command again to resume");
+                           std::to_string(pending.size()) +
+                           " regions were built and committed in this run; run the same "
+                           "command again to resume");
     return summary;
 }
 

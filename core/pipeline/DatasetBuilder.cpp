@@ -1,16 +1,17 @@
 #include "pipeline/DatasetBuilder.h"
 
+#include "analysis/WarmState.h"
 #include "common/ConcordeError.h"
 #include "common/SplitMix64.h"
 #include "features/FeatureAssembler.h"
 #include "features/GridSeriesSource.h"
 #include "params/ParameterSpace.h"
-#include "refsim/ReferenceSimulator.h"
 #include "pipeline/DatabaseBuilder.h"
+#include "pipeline/RegionLabeler.h"
+#include "refsim/ReferenceSimulator.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
-#include "pipeline/RegionLabeler.h"
 #include "store/StoredRegionSeries.h"
 #include "trace/TraceReader.h"
 
@@ -35,7 +36,11 @@ struct RegionInput {
     std::uint64_t warmup = 0;
     std::uint64_t length = 0;
     std::function<std::vector<TraceRecord>()> records;
-    std::function<std::unique_ptr<SeriesSource>(std::span<const TraceRecord>)> series;
+    /// The region's functional warm-up state, null for a cold region.
+    std::function<std::shared_ptr<const WarmState>()> warm;
+    std::function<std::unique_ptr<SeriesSource>(std::span<const TraceRecord>,
+                                                std::shared_ptr<const WarmState>)>
+        series;
 };
 
 /// The samples of one region still to draw.
@@ -46,8 +51,7 @@ struct RegionWork {
 
 DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const BoundsGrid& grid,
                             const std::string& sources, const std::filesystem::path& output,
-                            const DatasetBuilder::Options& requested,
-                            const JobControl& job) {
+                            const DatasetBuilder::Options& requested, const JobControl& job) {
     const auto started = std::chrono::steady_clock::now();
     DatasetBuilder::Options options = requested;
     std::sort(options.holdOut.begin(), options.holdOut.end());
@@ -132,7 +136,8 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                 std::vector<TraceRecord> records;
                 std::unique_ptr<SeriesSource> source;
                 records = region.records();
-                source = region.series(records);
+                const std::shared_ptr<const WarmState> warm = region.warm();
+                source = region.series(records, warm);
                 const std::string split =
                     DatasetBuilder::splitOf(region.program, region.regionIndex, options.holdOut);
                 std::vector<DatasetSample> samples(w.draws.size());
@@ -157,7 +162,8 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                         return;
                     }
                     const SimulationResult result = ReferenceSimulator::simulate(
-                        records, static_cast<std::size_t>(region.warmup), s.config);
+                        records, static_cast<std::size_t>(region.warmup), s.config,
+                        ReferenceSimulator::kDefaultWindow, warm.get());
                     s.cpi = result.cpi();
                     s.instructions = result.instructions;
                 });
@@ -189,7 +195,7 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (cancelled())
         throw jobCancelled("dataset: interrupted after " + std::to_string(summary.written) +
-                             " new samples; run the same command again to resume");
+                           " new samples; run the same command again to resume");
     return summary;
 }
 
@@ -251,8 +257,13 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
             std::lock_guard guard(*lock);
             return db->regionRecords(id);
         };
+        r.warm = [db, lock, id, what = r.program + " region " + std::to_string(r.regionIndex)] {
+            std::lock_guard guard(*lock);
+            return WarmState::fromBytes(db->regionWarmState(id), what + ", warm state");
+        };
         r.series = [db, lock, id,
-                    index](std::span<const TraceRecord>) -> std::unique_ptr<SeriesSource> {
+                    index](std::span<const TraceRecord>,
+                           std::shared_ptr<const WarmState>) -> std::unique_ptr<SeriesSource> {
             std::lock_guard guard(*lock);
             return std::make_unique<StoredRegionSeries>(StoredRegionSeries::load(*db, id, index));
         };
@@ -265,10 +276,10 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
     return run(regions, settings.grid, sources.dump(), output, options, job);
 }
 
-DatasetBuilder::Summary
-DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces, const BoundsGrid& grid,
-                           const std::filesystem::path& output, const Options& options,
-                           const JobControl& job) {
+DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces,
+                                                   const BoundsGrid& grid,
+                                                   const std::filesystem::path& output,
+                                                   const Options& options, const JobControl& job) {
     if (traces.empty())
         throw usageError("dataset: no traces given");
     std::vector<RegionInput> regions;
@@ -294,12 +305,16 @@ DatasetBuilder::fromTraces(const std::vector<std::filesystem::path>& traces, con
                 reader->readRegion(i, records);
                 return records;
             };
+            r.warm = [reader, i, what = path.string() + " region " + std::to_string(i)] {
+                return WarmState::ofRegion(reader->info().regions[i], what);
+            };
             const std::uint64_t warmup = r.warmup;
             const std::uint32_t window = options.windowSize;
             r.series = [warmup, window, &grid](
-                           std::span<const TraceRecord> records) -> std::unique_ptr<SeriesSource> {
+                           std::span<const TraceRecord> records,
+                           std::shared_ptr<const WarmState> warm) -> std::unique_ptr<SeriesSource> {
                 return std::make_unique<GridSeriesSource>(
-                    GridBounds::build(records, warmup, grid, window));
+                    GridBounds::build(records, warmup, grid, window, {}, std::move(warm)));
             };
             regions.push_back(std::move(r));
         }

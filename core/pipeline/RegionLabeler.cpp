@@ -1,10 +1,11 @@
 #include "pipeline/RegionLabeler.h"
 
+#include "analysis/WarmState.h"
 #include "bounds/WindowBounds.h"
 #include "common/ConcordeError.h"
 #include "common/SplitMix64.h"
-#include "pipeline/OrderedPipeline.h"
 #include "params/ParameterSpace.h"
+#include "pipeline/OrderedPipeline.h"
 #include "refsim/ReferenceSimulator.h"
 #include "store/FeatureDatabase.h"
 #include "store/SeriesGroupCodec.h"
@@ -20,7 +21,9 @@
 namespace concorde {
 namespace {
 
-std::uint64_t splitmix(std::uint64_t x) { return SplitMix64::mix(x + 0x9E3779B97F4A7C15ull); }
+std::uint64_t splitmix(std::uint64_t x) {
+    return SplitMix64::mix(x + 0x9E3779B97F4A7C15ull);
+}
 
 /// FNV-1a: a portable string hash (std::hash differs between standard libraries).
 std::uint64_t fnv1a(const std::string& text) {
@@ -42,6 +45,7 @@ struct Work {
     std::string label;
     std::vector<Job> jobs;
     std::vector<TraceRecord> records;
+    std::shared_ptr<const WarmState> warm; ///< null: a cold region
     std::vector<LabelRow> rows;
 };
 
@@ -132,6 +136,8 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
             std::shared_ptr<Work> work(todo[next++].get(), [](Work*) {});
             std::lock_guard lock(databaseMutex);
             work->records = db.regionRecords(work->region.id);
+            work->warm = WarmState::fromBytes(db.regionWarmState(work->region.id),
+                                              work->label + ", warm state");
             return work;
         },
         [&](Work& work) {
@@ -142,7 +148,7 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
                 const Job& simulation = work.jobs[j];
                 const SimulationResult result = ReferenceSimulator::simulate(
                     work.records, static_cast<std::size_t>(work.region.warmup), simulation.config,
-                    settings.windowSize);
+                    settings.windowSize, work.warm.get());
                 LabelRow& row = work.rows[j];
                 row.regionId = work.region.id;
                 row.configJson = simulation.config.toJson().dump();
@@ -158,6 +164,7 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
                 row.windowIpc = SeriesGroupCodec::encode(ipc, {});
             });
             work.records = {};
+            work.warm = nullptr;
         },
         [&](Work& work) {
             // A region whose simulations were cut short by cancellation is not written at
@@ -174,8 +181,8 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
             JobProgress progress;
             progress.done = regionsDone;
             progress.total = todo.size();
-            progress.item = std::to_string(regionsDone) + "/" + std::to_string(todo.size()) +
-                            " regions";
+            progress.item =
+                std::to_string(regionsDone) + "/" + std::to_string(todo.size()) + " regions";
             progress.log = "[" + progress.item.substr(0, progress.item.find(' ')) + "] " +
                            work.label + ": " + std::to_string(summary.labelsWritten) +
                            " labels written so far";
@@ -184,9 +191,9 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
     summary.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (job.cancelled() && regionsDone < todo.size())
-        throw jobCancelled("interrupted: labels of " + std::to_string(regionsDone) +
-                             " of " + std::to_string(todo.size()) +
-                             " regions were written; run the same command again to resume");
+        throw jobCancelled("interrupted: labels of " + std::to_string(regionsDone) + " of " +
+                           std::to_string(todo.size()) +
+                           " regions were written; run the same command again to resume");
     return summary;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "params/MethodConstants.h"
 #include "bounds/GridBounds.h"
+#include "params/MethodConstants.h"
 
 #include <cstdint>
 #include <optional>
@@ -27,7 +27,9 @@ struct RegionRow {
     std::uint32_t regionIndex = 0; ///< position in its trace's region table
     std::uint64_t programStart = 0;
     std::uint64_t warmup = 0;
-    std::uint64_t length = 0;          ///< measured instructions
+    std::uint64_t length = 0; ///< measured instructions
+    /// Functional warm-up instructions summarised in the region's warm state (0: cold).
+    std::uint64_t functionalWarmup = 0;
     std::optional<std::int64_t> phase; ///< NULL until phases are computed
     std::vector<std::pair<std::uint64_t, std::uint64_t>> basicBlockVector;
     bool complete = false; ///< every series and the records are stored
@@ -47,6 +49,8 @@ struct RecordsBlob {
     std::uint64_t recordCount = 0;
     int encoding = 1;
     std::vector<std::uint8_t> data;
+    /// The region's warm state in WarmState's byte form (Region::warmState); empty: cold.
+    std::vector<std::uint8_t> warmState;
 };
 
 /// Everything build-db stores for one region, written in one transaction.

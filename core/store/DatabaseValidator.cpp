@@ -1,5 +1,6 @@
 #include "store/DatabaseValidator.h"
 
+#include "analysis/WarmState.h"
 #include "bounds/WindowBounds.h"
 #include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
@@ -180,6 +181,10 @@ DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::pat
                                           " has series group " + group +
                                           ", which the grid does not define");
         attempt(report, [&, id = id] { db.regionRecords(id); });
+        attempt(report, [&, id = id] {
+            WarmState::fromBytes(db.regionWarmState(id),
+                                 name + ": " + db.describeRegion(id) + ", warm state");
+        });
     }
 
     std::vector<LabelRow> labels;

@@ -295,12 +295,13 @@ RegionRow regionFrom(SqliteStatement& q, const std::string& path) {
     r.basicBlockVector =
         BasicBlockVectorCodec::decode(q.blob(7), path + ": regions row " + std::to_string(r.id));
     r.complete = q.int64(8) != 0;
+    r.functionalWarmup = static_cast<std::uint64_t>(q.int64(9));
     return r;
 }
 
 constexpr const char* kRegionColumns =
-    "SELECT id, program_id, region_index, program_start, warmup, length, phase, bbv, complete "
-    "FROM regions";
+    "SELECT id, program_id, region_index, program_start, warmup, length, phase, bbv, complete, "
+    "functional_warmup FROM regions";
 
 } // namespace
 
@@ -323,21 +324,25 @@ std::optional<RegionRow> FeatureDatabase::region(std::int64_t id) {
 }
 
 std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
-    auto find = connection_->prepare("SELECT id, program_start, warmup, length FROM regions "
+    auto find = connection_->prepare("SELECT id, program_start, warmup, length, "
+                                     "functional_warmup FROM regions "
                                      "WHERE program_id = ?1 AND region_index = ?2",
                                      "looking up a region");
     find.bind(1, region.programId).bind(2, std::int64_t{region.regionIndex});
     if (find.step()) {
         if (static_cast<std::uint64_t>(find.int64(1)) != region.programStart ||
             static_cast<std::uint64_t>(find.int64(2)) != region.warmup ||
-            static_cast<std::uint64_t>(find.int64(3)) != region.length)
-            throw badInput(path_.string() + ": " + describeRegion(find.int64(0)) +
-                           " is stored with another position or length than the trace has now");
+            static_cast<std::uint64_t>(find.int64(3)) != region.length ||
+            static_cast<std::uint64_t>(find.int64(4)) != region.functionalWarmup)
+            throw badInput(
+                path_.string() + ": " + describeRegion(find.int64(0)) +
+                " is stored with another position, length or functional warm-up than the "
+                "trace has now");
         return find.int64(0);
     }
     auto insert = connection_->prepare(
         "INSERT INTO regions (id, program_id, region_index, program_start, warmup, length, bbv, "
-        "complete) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0)",
+        "complete, functional_warmup) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8)",
         "adding a region");
     insert.bindRowIdOrNull(1, region.id)
         .bind(2, region.programId)
@@ -345,7 +350,8 @@ std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
         .bind(4, static_cast<std::int64_t>(region.programStart))
         .bind(5, static_cast<std::int64_t>(region.warmup))
         .bind(6, static_cast<std::int64_t>(region.length))
-        .bindBlob(7, BasicBlockVectorCodec::encode(region.basicBlockVector));
+        .bindBlob(7, BasicBlockVectorCodec::encode(region.basicBlockVector))
+        .bind(8, static_cast<std::int64_t>(region.functionalWarmup));
     insert.run();
     const std::int64_t id = connection_->lastInsertRowId();
     if (region.phase) {
@@ -413,13 +419,17 @@ void FeatureDatabase::writeRegionData(std::int64_t regionId, const RegionData& d
         insert.run();
     }
     auto records =
-        connection_->prepare("INSERT INTO region_records (region_id, record_count, encoding, data) "
-                             "VALUES (?1, ?2, ?3, ?4)",
+        connection_->prepare("INSERT INTO region_records (region_id, record_count, encoding, data, "
+                             "warm_state) VALUES (?1, ?2, ?3, ?4, ?5)",
                              "writing region records");
     records.bind(1, regionId)
         .bind(2, static_cast<std::int64_t>(data.records.recordCount))
         .bind(3, std::int64_t{data.records.encoding})
         .bindBlob(4, data.records.data);
+    if (data.records.warmState.empty())
+        records.bindNull(5);
+    else
+        records.bindBlob(5, data.records.warmState);
     records.run();
     auto complete = connection_->prepare("UPDATE regions SET complete = 1 WHERE id = ?1",
                                          "marking a region complete");
@@ -445,13 +455,14 @@ std::vector<SeriesGroupBlob> FeatureDatabase::seriesGroupBlobs(std::int64_t regi
 
 std::optional<RecordsBlob> FeatureDatabase::recordsBlob(std::int64_t regionId) {
     auto query = connection_->prepare(
-        "SELECT record_count, encoding, data FROM region_records WHERE region_id = ?1",
+        "SELECT record_count, encoding, data, warm_state FROM region_records WHERE region_id = ?1",
         "reading region records");
     query.bind(1, regionId);
     if (!query.step())
         return std::nullopt;
     return RecordsBlob{static_cast<std::uint64_t>(query.int64(0)), static_cast<int>(query.int64(1)),
-                       query.blob(2)};
+                       query.blob(2),
+                       query.isNull(3) ? std::vector<std::uint8_t>{} : query.blob(3)};
 }
 
 SeriesMatrix FeatureDatabase::readSeriesGroup(std::int64_t regionId, const std::string& name) {
@@ -482,6 +493,15 @@ SeriesMatrix FeatureDatabase::readSeriesGroup(std::int64_t regionId, const std::
                        std::to_string(group->series.size()) + " of " + std::to_string(windows));
     return SeriesGroupCodec::decode(query.blob(3), what,
                                     static_cast<std::int64_t>(group->series.size()), windows);
+}
+
+std::vector<std::uint8_t> FeatureDatabase::regionWarmState(std::int64_t regionId) {
+    auto query = connection_->prepare("SELECT warm_state FROM region_records WHERE region_id = ?1",
+                                      "reading a warm state");
+    query.bind(1, regionId);
+    if (!query.step() || query.isNull(0))
+        return {};
+    return query.blob(0);
 }
 
 std::vector<TraceRecord> FeatureDatabase::regionRecords(std::int64_t regionId) {
@@ -655,8 +675,8 @@ std::map<std::int64_t, FeatureDatabase::RegionStorage> FeatureDatabase::regionSt
 
 std::vector<std::pair<std::string, std::uint64_t>> FeatureDatabase::labelCountsBySource() {
     std::vector<std::pair<std::string, std::uint64_t>> result;
-    auto q = connection_->prepare("SELECT source, count(*) FROM labels GROUP BY source ORDER BY source",
-                                  "counting labels");
+    auto q = connection_->prepare(
+        "SELECT source, count(*) FROM labels GROUP BY source ORDER BY source", "counting labels");
     while (q.step())
         result.emplace_back(q.text(0), static_cast<std::uint64_t>(q.int64(1)));
     return result;

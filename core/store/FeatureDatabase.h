@@ -87,6 +87,9 @@ public:
     /// "gzip-decompress region 2 (id 3)": how errors name a region.
     std::string describeRegion(std::int64_t regionId);
 
+    /// The region's warm state in WarmState's byte form; empty for a cold region (no
+    /// functional warm-up) or one whose records are not stored yet.
+    std::vector<std::uint8_t> regionWarmState(std::int64_t regionId);
     // region data
     /// Replaces the region's series and records and marks it complete, in one transaction.
     void writeRegionData(std::int64_t regionId, const RegionData& data);

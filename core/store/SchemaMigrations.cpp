@@ -90,6 +90,11 @@ CREATE VIEW series_catalog AS
     FROM series AS s JOIN series_keys AS k ON k.name = s.name;
 )SQL"},
         {2, "add regions.phase", "ALTER TABLE regions ADD COLUMN phase INTEGER;"},
+        {3, "add the functional warm-up: regions.functional_warmup, region_records.warm_state",
+         R"SQL(
+ALTER TABLE regions ADD COLUMN functional_warmup INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE region_records ADD COLUMN warm_state BLOB;
+)SQL"},
     };
     return all;
 }

@@ -20,7 +20,7 @@ class SqliteConnection;
 /// tables and docs/database.md. Never edit a released step.
 class SchemaMigrations {
 public:
-    static constexpr int kCurrentVersion = 2;
+    static constexpr int kCurrentVersion = 3;
 
     struct Step {
         int toVersion;

@@ -1,7 +1,7 @@
 #include "trace/TracerStreamDecoder.h"
 
 #include "common/ConcordeError.h"
-#include "trace/TraceWriter.h"
+#include "trace/RecordSink.h"
 #include "trace/TracerProtocol.h"
 
 #include <cstring>
@@ -14,7 +14,7 @@ constexpr std::uint32_t kMaxFramePayload = 256u << 20;
 
 } // namespace
 
-TracerStreamDecoder::TracerStreamDecoder(TraceWriter& writer) : writer_(writer) {}
+TracerStreamDecoder::TracerStreamDecoder(RecordSink& sink) : sink_(sink) {}
 
 void TracerStreamDecoder::fail(const std::string& problem) const {
     throw badInput("tracer stream: " + problem + " (at stream byte " +
@@ -81,6 +81,8 @@ void TracerStreamDecoder::parseHeader() {
 
 void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
                                      std::uint32_t size) {
+    if (type != CTP_FRAME_RECORDS && type != CTP_FRAME_STATIC)
+        spillPending(); // every other frame works on the general queue
     switch (type) {
     case CTP_FRAME_STATIC:
         parseStatic(p, size);
@@ -93,7 +95,7 @@ void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
             fail("short REGION_BEGIN frame");
         resolveAll(); // nothing from before the region may be written into it
         release();
-        writer_.beginRegion(ctp_get_u64(p + 16), ctp_get_u64(p + 24));
+        sink_.beginRegion(ctp_get_u64(p + 16), ctp_get_u64(p + 24));
         inRegion_ = true;
         break;
     }
@@ -115,8 +117,8 @@ void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
             bbv[i] = {ctp_get_u64(e), ctp_get_u64(e + 8)};
         }
         if (inRegion_) {
-            writer_.setBasicBlockVector(std::move(bbv));
-            writer_.endRegion();
+            sink_.setBasicBlockVector(std::move(bbv));
+            sink_.endRegion();
         }
         inRegion_ = false;
         lastRegionTruncated_ = (flags & CTP_RF_TRUNCATED) != 0;
@@ -215,18 +217,36 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
         }
         offset += static_cast<std::uint32_t>(8 * s.slotKinds.size());
 
+        if (hasPending_) {
+            if (held_.empty() && pendingThread_ == thread_) {
+                // This record is the pending branch's successor: it tells where it went.
+                resolveOutcome(pending_, r.pc);
+                hasPending_ = false;
+                sink_.append(pending_);
+                ++recordsWritten_;
+            } else {
+                spillPending();
+            }
+        }
         // This record tells where the previous branch of its thread went.
         if (!heldBranchOf_.empty()) {
             resolveThread(thread_, r.pc);
             release();
         }
-        if (held_.empty() && !r.isBranch()) {
+        if (held_.empty()) {
             // Fast path (almost every record of a single-threaded program): nothing is waiting,
-            // and this record needs no successor, so it goes straight to the writer.
+            // so a record that needs no successor goes straight to the sink, and a branch waits
+            // in the single slot for the next record.
             if (!inRegion_)
                 fail("instruction record outside any region");
-            writer_.append(r);
-            ++recordsWritten_;
+            if (!r.isBranch()) {
+                sink_.append(r);
+                ++recordsWritten_;
+            } else {
+                pending_ = r;
+                pendingThread_ = thread_;
+                hasPending_ = true;
+            }
             continue;
         }
         const bool needsNextPc = r.isBranch();
@@ -251,14 +271,26 @@ void TracerStreamDecoder::resolveThread(std::uint32_t thread, std::uint64_t next
     if (it == heldBranchOf_.end())
         return;
     Held& held = held_[it->second - heldBase_];
-    TraceRecord& r = held.record;
+    resolveOutcome(held.record, nextPc);
+    held.resolved = true;
+    heldBranchOf_.erase(it);
+}
+
+void TracerStreamDecoder::resolveOutcome(TraceRecord& r, std::uint64_t nextPc) {
     // A conditional branch is taken when control did not fall through; every other kind always
     // is. Where control went is the target (for a not-taken conditional, the static target stays).
     r.taken = r.branchKind != BranchKind::DirectConditional || nextPc != r.pc + r.size;
     if (r.taken)
         r.branchTarget = nextPc;
-    held.resolved = true;
-    heldBranchOf_.erase(it);
+}
+
+void TracerStreamDecoder::spillPending() {
+    if (!hasPending_)
+        return;
+    // held_ is empty whenever the slot is used, so the branch keeps its place in order.
+    held_.push_back({pending_, pendingThread_, false});
+    heldBranchOf_[pendingThread_] = heldBase_ + held_.size() - 1;
+    hasPending_ = false;
 }
 
 void TracerStreamDecoder::resolveAll() {
@@ -275,7 +307,7 @@ void TracerStreamDecoder::release() {
     while (!held_.empty() && held_.front().resolved) {
         if (!inRegion_)
             fail("instruction record outside any region");
-        writer_.append(held_.front().record);
+        sink_.append(held_.front().record);
         ++recordsWritten_;
         held_.pop_front();
         ++heldBase_;
@@ -287,6 +319,7 @@ void TracerStreamDecoder::finish() {
         fail("the stream ended before its header");
     if (buffer_.size() > consumed_)
         fail("the stream ended inside a frame");
+    spillPending();
     resolveAll();
     release();
 }

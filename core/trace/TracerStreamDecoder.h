@@ -10,21 +10,23 @@
 
 namespace concorde {
 
-class TraceWriter;
+class RecordSink;
 
 /// Turns the raw stream of the `ctrace` Valgrind tool (core/trace/TracerProtocol.h) into trace
-/// records written through a TraceWriter, chunk by chunk as bytes arrive from the pipe.
+/// records handed to a RecordSink, chunk by chunk as bytes arrive from the pipe.
 ///
 /// Branch outcomes are not in the stream: a branch's record is held back until the next record
 /// of the same thread (or a region end / signal frame) tells where control went, then released
 /// in execution order. Records of other threads queue behind a held branch; the queue is bounded
 /// (kMaxHeldRecords), beyond which the oldest held branch is resolved as "not taken / target
-/// unknown" and counted in unresolvedBranches().
+/// unknown" and counted in unresolvedBranches(). In the common case (one thread, nothing
+/// queued) the one branch waiting for its successor sits in a single slot instead of the queue.
+
 class TracerStreamDecoder {
 public:
     static constexpr std::size_t kMaxHeldRecords = 1u << 20;
 
-    explicit TracerStreamDecoder(TraceWriter& writer);
+    explicit TracerStreamDecoder(RecordSink& sink);
 
     /// Consumes the next bytes of the stream. Throws a bad-input ConcordeError naming the stream
     /// offset when the bytes are not a valid stream.
@@ -47,7 +49,7 @@ public:
 
 private:
     struct StaticInstr {
-        TraceRecord templ; ///< everything but the addresses and the outcome
+        TraceRecord templ;                   ///< everything but the addresses and the outcome
         std::vector<std::uint8_t> slotKinds; ///< CTP_MEM_LOAD / CTP_MEM_STORE per memory slot
         std::vector<std::uint16_t> slotSizes;
         bool defined = false;
@@ -63,19 +65,25 @@ private:
     void parseStatic(const unsigned char* p, std::uint32_t size);
     void parseRecords(const unsigned char* p, std::uint32_t size);
     void resolveThread(std::uint32_t thread, std::uint64_t nextPc);
+    /// Moves the branch of the single-slot fast path into the general queue.
+    void spillPending();
+    static void resolveOutcome(TraceRecord& branch, std::uint64_t nextPc);
     void resolveAll();
     void release();
     [[noreturn]] void fail(const std::string& problem) const;
 
-    TraceWriter& writer_;
+    RecordSink& sink_;
     std::vector<unsigned char> buffer_;
-    std::size_t consumed_ = 0;        ///< bytes of buffer_ already parsed
-    std::uint64_t streamOffset_ = 0;  ///< stream position of buffer_[0]
+    std::size_t consumed_ = 0;       ///< bytes of buffer_ already parsed
+    std::uint64_t streamOffset_ = 0; ///< stream position of buffer_[0]
     bool headerDone_ = false;
     bool complete_ = false;
     std::string commandLine_;
     std::vector<StaticInstr> statics_;
     std::deque<Held> held_;
+    TraceRecord pending_; ///< a branch awaiting its successor while held_ is empty
+    bool hasPending_ = false;
+    std::uint32_t pendingThread_ = 0;
     std::unordered_map<std::uint32_t, std::size_t> heldBranchOf_; ///< thread → index in held_
     std::size_t heldBase_ = 0; ///< absolute index of held_.front()
     std::uint32_t thread_ = 1;

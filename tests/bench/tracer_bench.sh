@@ -76,7 +76,7 @@ echo "tracer_bench: workload: gzip -6 -c on ${KBYTES} kB of generated text; best
 read -r t_native c_native < <(best_of "$REPEAT" "${PROGRAM[@]}")
 read -r t_none c_none < <(best_of "$REPEAT" valgrind --tool=none -q "${PROGRAM[@]}")
 
-read -r t_all c_all < <(best_of "$REPEAT" "$CONCORDE" trace -o "$WORK/all.ctrace" -- "${PROGRAM[@]}")
+read -r t_all c_all < <(best_of "$REPEAT" "$CONCORDE" trace -o "$WORK/all.ctrace" --functional-warmup 0 -- "${PROGRAM[@]}")
 read -r traced_all total < <(traced_counts)
 trace_bytes=$(stat -c %s "$WORK/all.ctrace")
 rm -f "$WORK/all.ctrace"
@@ -84,12 +84,12 @@ rm -f "$WORK/all.ctrace"
 read -r t_tool c_tool < <(best_of "$REPEAT" env VALGRIND_LIB="$BUILD/lib/concorde-valgrind" \
   valgrind --tool=ctrace -q --ctrace-out=/dev/null "${PROGRAM[@]}")
 
-read -r t_50m c_50m < <(best_of "$REPEAT" "$CONCORDE" trace -o "$WORK/50m.ctrace" --length 50000000 -- "${PROGRAM[@]}")
+read -r t_50m c_50m < <(best_of "$REPEAT" "$CONCORDE" trace -o "$WORK/50m.ctrace" --functional-warmup 0 --length 50000000 -- "${PROGRAM[@]}")
 read -r traced_50m _ < <(traced_counts)
 rm -f "$WORK/50m.ctrace"
 
 skip=$((total - 100000))
-read -r t_ff c_ff < <(best_of "$REPEAT" "$CONCORDE" trace -o "$WORK/ff.ctrace" --skip "$skip" --length 1000 -- "${PROGRAM[@]}")
+read -r t_ff c_ff < <(best_of "$REPEAT" "$CONCORDE" trace -o "$WORK/ff.ctrace" --functional-warmup 0 --skip "$skip" --length 1000 -- "${PROGRAM[@]}")
 read -r traced_ff total_ff < <(traced_counts)
 
 echo "tracer_bench: lackey --trace-mem=yes (one run, about a minute)..." >&2

@@ -5,15 +5,15 @@
 #include "bounds/GridBounds.h"
 #include "common/ConcordeError.h"
 #include "params/ParameterSpace.h"
+#include "pipeline/DatabaseBuilder.h"
+#include "pipeline/RegionLabeler.h"
 #include "refsim/ReferenceSimulator.h"
 #include "store/BasicBlockVectorCodec.h"
-#include "pipeline/DatabaseBuilder.h"
 #include "store/DatabaseSchema.h"
 #include "store/DatabaseValidator.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
 #include "store/RecordBlobCodec.h"
-#include "pipeline/RegionLabeler.h"
 #include "store/SchemaMigrations.h"
 #include "store/SeriesCatalog.h"
 #include "store/SeriesGroupCodec.h"
@@ -390,7 +390,7 @@ private slots:
             QCOMPARE(db.schemaVersion(), SchemaMigrations::kCurrentVersion);
         }
         FeatureDatabase db = FeatureDatabase::openReadOnly(path);
-        QCOMPARE(db.schemaVersion(), 2);
+        QCOMPARE(db.schemaVersion(), SchemaMigrations::kCurrentVersion);
         QCOMPARE(db.programs().size(), std::size_t(1));
         QCOMPARE(db.programs().front().commandLine, std::string("old --run"));
         QVERIFY(DatabaseSchema::problems(db.connection()).empty());

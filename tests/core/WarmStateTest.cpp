@@ -6,6 +6,7 @@
 
 #include "../support/KernelTrace.h"
 #include "analysis/CacheHierarchy.h"
+#include "analysis/FunctionalWarmupSink.h"
 #include "analysis/RegionAnalyzer.h"
 #include "analysis/WarmStateBuilder.h"
 #include "common/ConcordeError.h"
@@ -13,9 +14,12 @@
 #include "params/Preset.h"
 #include "refsim/ReferenceSimulator.h"
 #include "trace/TraceReader.h"
+#include "trace/synthetic/VectorSink.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 
@@ -44,6 +48,33 @@ TraceRecord conditional(std::uint64_t pc, bool taken) {
     return r;
 }
 
+/// A small program: a loop of loads over `lines` distinct lines spread over a few finest sets,
+/// with a conditional branch every fourth instruction.
+std::vector<TraceRecord> loadProgram(std::size_t count, std::uint64_t seed) {
+    std::mt19937_64 random(seed);
+    const std::uint64_t sets = WarmState::finestSets();
+    std::vector<TraceRecord> records;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i % 4 == 3) {
+            records.push_back(conditional(0x400100, random() % 3 != 0));
+            continue;
+        }
+        TraceRecord r;
+        r.pc = 0x400000 + 4 * (i % 4);
+        r.size = 4;
+        r.instrClass = InstrClass::Load;
+        r.addLoad(((random() % 40) * sets + 5 + random() % 3) << 6, 8);
+        records.push_back(r);
+    }
+    return records;
+}
+
+std::vector<std::uint8_t> stateBytes(std::span<const TraceRecord> records) {
+    WarmStateBuilder builder;
+    builder.observe(records);
+    return builder.finish().encode();
+}
+
 } // namespace
 
 class WarmStateTest : public QObject {
@@ -55,6 +86,100 @@ private slots:
         // L2 at its largest (4096 kB, 8-way) has the most sets; the LLC has the most ways.
         QCOMPARE(WarmState::finestSets(), 4096u * 1024 / 64 / 8);
         QCOMPARE(WarmState::ways(), 16u);
+    }
+
+    /// The builder's fixed table of finestSets() × ways() lines keeps exactly what an unbounded
+    /// recency list would: per finest set the ways() most recent distinct lines, in global order.
+    void builderTableIsExact() {
+        std::mt19937_64 random(11);
+        const std::uint64_t sets = WarmState::finestSets();
+        std::vector<TraceRecord> records;
+        std::vector<std::uint64_t> touches; // data lines, in order
+        for (int i = 0; i < 100000; ++i) {
+            TraceRecord r;
+            r.pc = 0x400000; // one fetch line, touched once (first)
+            r.size = 4;
+            r.instrClass = InstrClass::Load;
+            // 40 lines in each of 3 finest sets: every set overflows its ways many times.
+            const std::uint64_t line = (random() % 40) * sets + 100 + random() % 3;
+            r.addLoad(line << 6, 8);
+            records.push_back(r);
+            touches.push_back(line);
+        }
+        std::map<std::uint64_t, std::size_t> lastUse;
+        lastUse[0x400000 >> 6] = 0;
+        for (std::size_t i = 0; i < touches.size(); ++i)
+            lastUse[touches[i]] = i + 1;
+        std::map<std::uint64_t, std::vector<std::pair<std::size_t, std::uint64_t>>> bySet;
+        for (const auto& [line, when] : lastUse)
+            bySet[line % sets].push_back({when, line});
+        std::vector<std::pair<std::size_t, std::uint64_t>> kept;
+        for (auto& [set, lines] : bySet) {
+            std::sort(lines.rbegin(), lines.rend());
+            lines.resize(std::min<std::size_t>(lines.size(), WarmState::ways()));
+            kept.insert(kept.end(), lines.begin(), lines.end());
+        }
+        std::sort(kept.begin(), kept.end());
+        std::vector<WarmState::Line> expected;
+        for (const auto& [when, line] : kept)
+            expected.push_back({line, when == 0});
+
+        WarmStateBuilder builder;
+        builder.observe(records);
+        const WarmState state = builder.finish();
+        QCOMPARE(state.lines.size(), std::size_t(1 + 3 * WarmState::ways()));
+        QVERIFY(state.lines == expected);
+        QCOMPARE(state.recentLoads.size(), WarmState::kRecentLoads);
+        QCOMPARE(state.recentLoads.back().address, touches.back() << 6);
+    }
+
+    /// `concorde trace --functional-warmup N --warmup W`: of each region's W + N warm-up
+    /// records the first N become its warm state and only W reach the trace; a region whose
+    /// warm-up the tracer clipped (it follows the previous region closely) carries the state on
+    /// from the previous region; a program that ends inside the functional part leaves a region
+    /// with its state and no records.
+    void functionalWarmupSinkSplitsEveryRegion() {
+        const std::size_t W = 100, N = 1000, M = 500;
+        const std::vector<TraceRecord> program = loadProgram(20000, 5);
+        const std::span<const TraceRecord> all(program);
+        synthetic::VectorSink out;
+        FunctionalWarmupSink sink(out, W, N);
+        std::size_t at = 0;
+        const auto region = [&](std::uint64_t warmup, std::size_t records) {
+            sink.beginRegion(at + warmup, warmup);
+            for (std::size_t i = 0; i < records; ++i)
+                sink.append(program[at + i]);
+            sink.endRegion();
+            at += records;
+        };
+        region(W + N, W + N + M); // region 0: full warm-up
+        region(300, 300 + M);     // region 1: clipped to 300, right after region 0
+        at += 5000;               // a gap the tracer fast-forwarded
+        const std::size_t region2 = at;
+        region(W + N, W + N + M); // region 2: full, so it starts afresh
+        region(W + N, 50);        // region 3: the program ended after 50 records
+
+        const auto& regions = out.regions();
+        QCOMPARE(regions.size(), std::size_t(4));
+        const std::vector<std::uint64_t> functional = {N, 200, N, 50};
+        const std::vector<std::uint64_t> detailed = {W, W, W, 0};
+        for (std::size_t r = 0; r < 4; ++r) {
+            QCOMPARE(regions[r].functionalWarmup, functional[r]);
+            QCOMPARE(regions[r].warmup, detailed[r]);
+            QCOMPARE(regions[r].length, r < 3 ? M : 0);
+        }
+        // Only the detailed part reaches the trace: region 0's records are program[N, N+W+M).
+        QVERIFY(
+            std::equal(out.records().begin(), out.records().begin() + W + M, program.begin() + N));
+        QVERIFY(regions[0].warmState == stateBytes(all.first(N)));
+        QVERIFY(regions[1].warmState == stateBytes(all.first(W + N + M + 200)));
+        QVERIFY(regions[2].warmState == stateBytes(all.subspan(region2, N)));
+        QVERIFY(regions[3].warmState == stateBytes(all.subspan(region2 + W + N + M, 50)));
+        QCOMPARE(sink.functionalRecords(), std::uint64_t(N + 200 + N + 50));
+        // What the sink hands on decodes as the region's warm state.
+        const auto warm = WarmState::ofRegion(regions[0], "region 0");
+        QVERIFY(warm && warm->instructions == N);
+        QVERIFY(!WarmState::ofRegion(Region{}, "cold"));
     }
 
     /// The byte form round-trips exactly (lines, loads and the TAGE state, which then predicts
@@ -120,6 +245,19 @@ private slots:
                  qPrintable(QString::number(warmPerLoad)));
         QVERIFY(double(coldRun.cycles) / double(lines) > 200.0);
         QCOMPARE(warmRun.cycles, detailedRun.cycles);
+
+        // What ChampSim export writes: the state replayed as instructions. As a detailed
+        // warm-up it warms the L2 for the chase just as well (each load an L2 hit).
+        const std::vector<TraceRecord> replay = warm->replayRecords();
+        QCOMPARE(replay.size(), warm->lines.size() + warm->recentLoads.size());
+        std::vector<TraceRecord> replayed = replay;
+        replayed.insert(replayed.end(), measured.begin(), measured.end());
+        const AnnotatedRegion viaReplay = analyzer.analyze(replayed, replay.size(), memory);
+        QCOMPARE(viaReplay.stats.loadLevels[levelIndex(MemLevel::L2)], lines);
+        const auto replayRun = ReferenceSimulator::simulate(replayed, replay.size(), config);
+        const double replayPerLoad = double(replayRun.cycles) / double(lines);
+        QVERIFY2(replayPerLoad >= 12.0 && replayPerLoad < 12.5,
+                 qPrintable(QString::number(replayPerLoad)));
     }
 
     /// A branch whose outcomes repeat with a period of 97 random bits: TAGE needs long

@@ -243,7 +243,7 @@ private slots:
 
         const Run info = concorde({"info", db});
         QVERIFY2(info.exitCode == 0, qPrintable(info.err));
-        QVERIFY(info.out.contains("Concorde feature database, schema version 2"));
+        QVERIFY(info.out.contains("Concorde feature database, schema version 3"));
         QVERIFY(info.out.contains("gzip-decompress"));
         QVERIFY(info.out.contains("stride"));
         QVERIFY(info.out.contains("5 (5 complete)"));
@@ -522,21 +522,31 @@ private slots:
         QVERIFY(concorde({"validate-db", newer}).err.contains("newer"));
     }
 
-    // A real version-1 database (no regions.phase) is upgraded by migrate-db with its content.
-    void migrateDbUpgradesVersionOne() {
-        const QString db = copy(single_, "v1.sqlite");
-        QVERIFY(sql(db, "ALTER TABLE regions DROP COLUMN phase", false));
-        QVERIFY(sql(db, "UPDATE meta SET value = '1' WHERE key = 'schema_version'", false));
-        QCOMPARE(concorde({"validate-db", db}).exitCode, 1);
-        const Run migrate = concorde({"migrate-db", db});
-        QVERIFY2(migrate.exitCode == 0, qPrintable(migrate.err));
-        QVERIFY2(migrate.out.contains("migrated from schema version 1 to 2"),
-                 qPrintable(migrate.out));
-        QCOMPARE(concorde({"validate-db", db}).exitCode, 0);
-        const QStringList a = dump(single_);
-        const QStringList b = dump(db);
-        QVERIFY2(a == b, qPrintable(firstDifference(a, b)));
-        QVERIFY(concorde({"migrate-db", db}).out.contains("already at schema version 2"));
+    // Real version-1 and version-2 databases (no regions.phase; no functional warm-up columns)
+    // are upgraded by migrate-db with their content; their regions read as cold.
+    void migrateDbUpgradesOlderVersions() {
+        for (const int version : {1, 2}) {
+            const QString db = copy(single_, QString("v%1.sqlite").arg(version));
+            if (version < 2)
+                QVERIFY(sql(db, "ALTER TABLE regions DROP COLUMN phase", false));
+            QVERIFY(sql(db, "ALTER TABLE regions DROP COLUMN functional_warmup", false));
+            QVERIFY(sql(db, "ALTER TABLE region_records DROP COLUMN warm_state", false));
+            QVERIFY(sql(
+                db,
+                QString("UPDATE meta SET value = '%1' WHERE key = 'schema_version'").arg(version),
+                false));
+            QCOMPARE(concorde({"validate-db", db}).exitCode, 1);
+            const Run migrate = concorde({"migrate-db", db});
+            QVERIFY2(migrate.exitCode == 0, qPrintable(migrate.err));
+            QVERIFY2(
+                migrate.out.contains(QString("migrated from schema version %1 to 3").arg(version)),
+                qPrintable(migrate.out));
+            QCOMPARE(concorde({"validate-db", db}).exitCode, 0);
+            const QStringList a = dump(single_);
+            const QStringList b = dump(db);
+            QVERIFY2(a == b, qPrintable(firstDifference(a, b)));
+            QVERIFY(concorde({"migrate-db", db}).out.contains("already at schema version 3"));
+        }
     }
 
     void filesThatAreNotDatabases() {

@@ -610,7 +610,8 @@ int main(void) {
                                         "300000", "--", gzip_, "-c", input_});
         QVERIFY2(traced.exitCode == 0, qPrintable(traced.err));
         const QString exported = path("gzip-region.champsimtrace.xz");
-        const Run out = runConcorde({"export-champsim", trace, "-o", exported});
+        // The region has a functional warm-up (the default); --cold leaves its replay out.
+        const Run out = runConcorde({"export-champsim", trace, "-o", exported, "--cold"});
         QVERIFY2(out.exitCode == 0, qPrintable(out.err));
         const QString back = path("gzip-region-back.ctrace");
         const Run in = runConcorde({"import-champsim", exported, "-o", back});
@@ -620,6 +621,23 @@ int main(void) {
         const std::vector<TraceRecord> imported = readAll(back);
         QCOMPARE(original.size(), std::size_t{300'000});
         QCOMPARE(imported.size(), original.size());
+        {
+            // Without --cold the warm state comes first, as loads and fetches of its lines.
+            const QString warmExport = path("gzip-region-warm.champsimtrace.xz");
+            const Run warm = runConcorde({"export-champsim", trace, "-o", warmExport});
+            QVERIFY2(warm.exitCode == 0, qPrintable(warm.err));
+            const QRegularExpression count("region 0: (\\d+) records replay its warm state");
+            const auto match = count.match(warm.out);
+            QVERIFY2(match.hasMatch(), qPrintable(warm.out));
+            const std::size_t replayed = match.captured(1).toULongLong();
+            QVERIFY(replayed > 100);
+            const QString warmBack = path("gzip-region-warm-back.ctrace");
+            QCOMPARE(runConcorde({"import-champsim", warmExport, "-o", warmBack}).exitCode, 0);
+            const std::vector<TraceRecord> withReplay = readAll(warmBack);
+            QCOMPARE(withReplay.size(), original.size() + replayed);
+            QCOMPARE(withReplay[replayed].pc, original.front().pc);
+            QCOMPARE(withReplay.back().pc, original.back().pc);
+        }
         std::size_t branches = 0, taken = 0, withMemory = 0;
         for (std::size_t i = 0; i < original.size(); ++i) {
             const TraceRecord& a = original[i];

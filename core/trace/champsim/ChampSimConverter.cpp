@@ -105,15 +105,15 @@ ChampSimConversionStats ChampSimConverter::importTrace(const std::filesystem::pa
 }
 
 ChampSimConversionStats ChampSimConverter::exportTrace(const std::filesystem::path& input,
-                                                       const std::filesystem::path& output) {
+                                                       const std::filesystem::path& output,
+                                                       const ExportOptions& options) {
     TraceReader reader(input);
     CompressedFileWriter writer(output);
     ChampSimConversionStats stats;
     std::vector<unsigned char> buffer;
     buffer.reserve(ChampSimInstr::kBytes * 4096);
-    TraceRecord record;
     unsigned char bytes[ChampSimInstr::kBytes];
-    while (reader.next(record)) {
+    const auto put = [&](const TraceRecord& record) {
         ChampSimInstr instr;
         stats.truncatedOperands += !ChampSimInstr::fromRecord(record, instr);
         instr.toBytes(bytes);
@@ -123,6 +123,19 @@ ChampSimConversionStats ChampSimConverter::exportTrace(const std::filesystem::pa
             buffer.clear();
         }
         ++stats.records;
+    };
+    const std::vector<Region> regions = reader.info().regions;
+    std::vector<TraceRecord> records;
+    for (std::size_t r = 0; r < regions.size(); ++r) {
+        std::vector<TraceRecord> prelude;
+        if (options.regionPrelude)
+            prelude = options.regionPrelude(r, regions[r]);
+        stats.preludeRecords.push_back(prelude.size());
+        for (const TraceRecord& record : prelude)
+            put(record);
+        reader.readRegion(r, records);
+        for (const TraceRecord& record : records)
+            put(record);
     }
     writer.write(buffer.data(), buffer.size());
     writer.commit();

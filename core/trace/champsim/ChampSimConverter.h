@@ -1,8 +1,13 @@
 #pragma once
 
+#include "trace/TraceInfo.h"
+#include "trace/TraceRecord.h"
+
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace concorde {
 
@@ -10,6 +15,8 @@ namespace concorde {
 struct ChampSimConversionStats {
     std::uint64_t records = 0;
     std::uint64_t truncatedOperands = 0; ///< records that lost operands ChampSim/we cannot hold
+    /// Per exported region: the records written before its own (ExportOptions::regionPrelude).
+    std::vector<std::uint64_t> preludeRecords;
 };
 
 /// Converts between ChampSim traces (raw, .xz or .gz) and .ctrace, streaming in both directions.
@@ -30,10 +37,19 @@ public:
     static ChampSimConversionStats importTrace(const std::filesystem::path& champsimTrace,
                                                const std::filesystem::path& ctraceOut,
                                                const ImportOptions& options);
-    /// Exports every record of the .ctrace in file order (warm-up records included, so
-    /// ChampSim's --warmup-instructions can replay a single region's warm-up).
+    struct ExportOptions {
+        /// Records written before each region's own (its warm-up then measured records), e.g.
+        /// a replay of its functional warm-up state; none when unset.
+        std::function<std::vector<TraceRecord>(std::size_t regionIndex, const Region& region)>
+            regionPrelude;
+    };
+
+    /// Exports every region of the .ctrace in file order, each as its prelude (if any), its
+    /// warm-up records and its measured records, so that ChampSim's --warmup-instructions can
+    /// replay a single region's warm-up.
     static ChampSimConversionStats exportTrace(const std::filesystem::path& ctrace,
-                                               const std::filesystem::path& champsimOut);
+                                               const std::filesystem::path& champsimOut,
+                                               const ExportOptions& options = {});
 };
 
 } // namespace concorde

@@ -1,6 +1,6 @@
 #include "trace/synthetic/KernelBuilder.h"
 
-#include "trace/synthetic/RecordSink.h"
+#include "trace/RecordSink.h"
 
 #include <array>
 #include <stdexcept>

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <initializer_list>
 
-namespace concorde::synthetic {
-
+namespace concorde {
 class RecordSink;
+}
+
+namespace concorde::synthetic {
 
 /// Emits well-formed records for kernels so that no kernel builds TraceRecords by hand.
 ///

@@ -1,10 +1,10 @@
 #include "trace/synthetic/MicrobenchKernel.h"
 
 #include "common/ConcordeError.h"
+#include "trace/RecordSink.h"
 #include "trace/TraceWriter.h"
+#include "trace/TraceWriterSink.h"
 #include "trace/synthetic/KernelBuilder.h"
-#include "trace/synthetic/RecordSink.h"
-#include "trace/synthetic/TraceWriterSink.h"
 
 #include <algorithm>
 #include <charconv>

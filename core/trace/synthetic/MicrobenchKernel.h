@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+namespace concorde {
+class RecordSink;
+}
+
 namespace concorde::synthetic {
 
 class KernelBuilder;
-class RecordSink;
 
 /// A DiagSim-style microbenchmark generated directly as a trace: a loop whose instructions make
 /// one microarchitectural resource binding (a latency, a width, a queue size), so that the
@@ -68,7 +71,7 @@ protected:
     /// Emits warm-up, calls builder.beginMeasurement(), then emits the measured iterations. Must
     /// be deterministic: generate() calls it twice (a counting pass, then the real one).
     virtual void emitLoop(const KernelParams& params, std::uint64_t iterations,
-                      KernelBuilder& builder) const = 0;
+                          KernelBuilder& builder) const = 0;
 
     /// A bad-input ConcordeError prefixed with the kernel name.
     [[noreturn]] void reject(const std::string& problem) const;

@@ -22,6 +22,13 @@ void VectorSink::append(const TraceRecord& record) {
     records_.push_back(record);
 }
 
+void VectorSink::setWarmState(std::uint64_t functionalWarmup, std::vector<std::uint8_t> warmState) {
+    if (regions_.empty())
+        return;
+    regions_.back().functionalWarmup = functionalWarmup;
+    regions_.back().warmState = std::move(warmState);
+}
+
 void VectorSink::endRegion() {
     if (!open_)
         return;

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "trace/RecordSink.h"
 #include "trace/TraceInfo.h"
 #include "trace/TraceRecord.h"
-#include "trace/synthetic/RecordSink.h"
 
 #include <vector>
 
@@ -14,6 +14,7 @@ class VectorSink : public RecordSink {
 public:
     void beginRegion(std::uint64_t programStart, std::uint64_t warmup) override;
     void append(const TraceRecord& record) override;
+    void setWarmState(std::uint64_t functionalWarmup, std::vector<std::uint8_t> warmState) override;
     void endRegion() override;
 
     const std::vector<TraceRecord>& records() const { return records_; }

@@ -1,15 +1,13 @@
 #pragma once
 
+#include "trace/RecordSink.h"
 #include "trace/TraceInfo.h"
-#include "trace/synthetic/RecordSink.h"
 
 #include <vector>
 
 namespace concorde {
-class TraceWriter;
-}
 
-namespace concorde::synthetic {
+class TraceWriter;
 
 /// Adapts a TraceWriter to RecordSink. Does not own the writer: the caller still calls
 /// TraceWriter::finish(). Keeps a copy of the region table it forwarded so callers can report
@@ -20,6 +18,8 @@ public:
 
     void beginRegion(std::uint64_t programStart, std::uint64_t warmup) override;
     void append(const TraceRecord& record) override;
+    void setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) override;
+    void setWarmState(std::uint64_t functionalWarmup, std::vector<std::uint8_t> warmState) override;
     void endRegion() override;
 
     /// Regions forwarded so far (firstRecord, warmup and length as the writer stores them).
@@ -33,4 +33,4 @@ private:
     bool open_ = false;
 };
 
-} // namespace concorde::synthetic
+} // namespace concorde

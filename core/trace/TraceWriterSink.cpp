@@ -1,10 +1,10 @@
-#include "trace/synthetic/TraceWriterSink.h"
+#include "trace/TraceWriterSink.h"
 
 #include "trace/TraceWriter.h"
 
 #include <algorithm>
 
-namespace concorde::synthetic {
+namespace concorde {
 
 TraceWriterSink::TraceWriterSink(TraceWriter& writer) : writer_(writer) {}
 
@@ -25,6 +25,17 @@ void TraceWriterSink::append(const TraceRecord& record) {
     ++records_;
 }
 
+void TraceWriterSink::setBasicBlockVector(
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) {
+    writer_.setBasicBlockVector(std::move(bbv));
+}
+
+void TraceWriterSink::setWarmState(std::uint64_t functionalWarmup,
+                                   std::vector<std::uint8_t> warmState) {
+    writer_.setWarmState(functionalWarmup, std::move(warmState)); // throws outside a region
+    regions_.back().functionalWarmup = functionalWarmup;
+}
+
 void TraceWriterSink::endRegion() {
     if (!open_)
         return;
@@ -37,4 +48,4 @@ void TraceWriterSink::endRegion() {
     open_ = false;
 }
 
-} // namespace concorde::synthetic
+} // namespace concorde

@@ -1,0 +1,65 @@
+#include "analysis/FunctionalWarmupSink.h"
+
+#include "common/ConcordeError.h"
+
+namespace concorde {
+
+FunctionalWarmupSink::FunctionalWarmupSink(RecordSink& downstream, std::uint64_t detailedWarmup,
+                                           std::uint64_t functionalWarmup)
+    : downstream_(downstream), detailedWarmup_(detailedWarmup),
+      functionalWarmup_(functionalWarmup) {
+    if (functionalWarmup_ == 0)
+        throw usageError("a functional warm-up filter needs a functional warm-up length");
+}
+
+void FunctionalWarmupSink::beginRegion(std::uint64_t programStart, std::uint64_t warmup) {
+    regionFunctional_ = warmup > detailedWarmup_ ? warmup - detailedWarmup_ : 0;
+    remaining_ = regionFunctional_;
+    statePassed_ = false;
+    // A full-length warm-up was not clipped: the instructions before it were never recorded,
+    // so the state starts cold there. A clipped one continues from the previous region.
+    const bool clipped = warmup < detailedWarmup_ + functionalWarmup_;
+    if (!builder_ || !clipped)
+        builder_.emplace();
+    downstream_.beginRegion(programStart, warmup - regionFunctional_);
+    if (remaining_ == 0)
+        passWarmState();
+}
+
+void FunctionalWarmupSink::append(const TraceRecord& record) {
+    builder_->observe(record, remaining_ <= kPredictorWarmup);
+    if (remaining_ > 0) {
+        ++functionalRecords_;
+        if (--remaining_ == 0)
+            passWarmState();
+        return;
+    }
+    downstream_.append(record);
+}
+
+void FunctionalWarmupSink::setBasicBlockVector(
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) {
+    downstream_.setBasicBlockVector(std::move(bbv));
+}
+
+void FunctionalWarmupSink::setWarmState(std::uint64_t functionalWarmup,
+                                        std::vector<std::uint8_t> warmState) {
+    downstream_.setWarmState(functionalWarmup, std::move(warmState));
+}
+
+void FunctionalWarmupSink::endRegion() {
+    if (!statePassed_) // the program ended inside the functional warm-up
+        passWarmState();
+    downstream_.endRegion();
+}
+
+void FunctionalWarmupSink::passWarmState() {
+    statePassed_ = true;
+    if (builder_->instructions() == 0)
+        return; // nothing observed: the region stays cold
+    std::vector<std::uint8_t> bytes = builder_->finish().encode();
+    warmStateBytes_ += bytes.size();
+    downstream_.setWarmState(regionFunctional_ - remaining_, std::move(bytes));
+}
+
+} // namespace concorde
