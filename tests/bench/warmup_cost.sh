@@ -16,7 +16,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
+BUILD=$(cd "${BUILD:-$ROOT/build}" && pwd)
 export CONCORDE=$BUILD/bin/concorde
 REPEAT=3
 WORKLOAD=gzip
@@ -65,7 +65,7 @@ COLD=(--regions "$REGIONS" --warmup 20000 --functional-warmup 0)
 WARM=(--regions "$REGIONS" --warmup 20000 --functional-warmup "$FUNCTIONAL")
 read -r t_cold c_cold < <(best_of "$REPEAT" "$TRACE" "$WORKLOAD" "$WORK/cold.ctrace" "${COLD[@]}")
 read -r t_warm c_warm < <(best_of "$REPEAT" "$TRACE" "$WORKLOAD" "$WORK/warm.ctrace" "${WARM[@]}")
-state_bytes=$(grep -aoE 'summarised in [0-9]+ bytes' "$WORK/last.out" | grep -oE '[0-9]+' | tail -n 1)
+state_bytes=$(grep -aoE 'summarised in [0-9]+ bytes' "$WORK/last.out" | grep -oE '[0-9]+' | tail -n 1 || true)
 [ -n "$state_bytes" ] || state_bytes=$(( $(stat -c %s "$WORK/warm.ctrace") - $(stat -c %s "$WORK/cold.ctrace") ))
 cold_bytes=$(stat -c %s "$WORK/cold.ctrace")
 warm_bytes=$(stat -c %s "$WORK/warm.ctrace")
