@@ -88,12 +88,16 @@ private slots:
         // The PNG has the requested size.
         const QImage png(file(QStringLiteral("overview.png")));
         QCOMPARE(png.size(), QSize(800, 500));
-        // Dark projector rendering works too (and is mostly dark).
+        // Dark rendering works too (and is mostly dark); projector mode draws the overview as
+        // every chart, on the projector's light background, whatever the scheme.
         HeadlessExport::Request dark = request(file(QStringLiteral("dark.png")));
         dark.theme = QStringLiteral("dark");
-        dark.projector = true;
         QCOMPARE(run(dark), 0);
         QVERIFY(QImage(dark.output).pixelColor(2, 2).lightness() < 60);
+        dark.projector = true;
+        dark.output = file(QStringLiteral("projector.png"));
+        QCOMPARE(run(dark), 0);
+        QVERIFY(QImage(dark.output).pixelColor(2, 2).lightness() > 200);
     }
 
     void csvHasTheExpectedColumns() {
