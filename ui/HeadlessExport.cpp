@@ -2,7 +2,6 @@
 
 #include "ChartExporter.h"
 #include "ChartView.h"
-#include "PlotFileWriter.h"
 #include "Session.h"
 #include "Theme.h"
 #include "ViewCatalog.h"
@@ -67,11 +66,11 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
                              .arg(request.view, catalog.names().join(QStringLiteral(", "))));
     if (request.output.isEmpty())
         return fail(err, QStringLiteral("--export needs an output file: -o FILE (%1)")
-                             .arg(PlotFileWriter::extensionList()));
-    const auto format = PlotFileWriter::formatOf(request.output);
+                             .arg(ChartExporter::extensionList()));
+    const auto format = ChartExporter::formatOf(request.output);
     if (!format)
         return fail(err, QStringLiteral("cannot tell the format of '%1': use %2")
-                             .arg(request.output, PlotFileWriter::extensionList()));
+                             .arg(request.output, ChartExporter::extensionList()));
     const auto scheme = Theme::schemeFromName(request.theme);
     if (!scheme)
         return fail(err, QStringLiteral("unknown theme '%1' (light or dark)").arg(request.theme));

@@ -4,7 +4,7 @@
 #include "HeadlessExport.h"
 
 #include "../support/TinyExplorerDatabase.h"
-#include "PlotFileWriter.h"
+#include "ChartExporter.h"
 #include "ViewCatalog.h"
 #include "params/PresetLibrary.h"
 
@@ -171,10 +171,10 @@ private slots:
     void sizesAndFormatsParse() {
         QCOMPARE(HeadlessExport::parseSize(QStringLiteral("1920x1080")), QSize(1920, 1080));
         QVERIFY(!HeadlessExport::parseSize(QStringLiteral("big")).isValid());
-        using F = ui::PlotFileWriter::Format;
-        QCOMPARE(ui::PlotFileWriter::formatOf(QStringLiteral("a/B.PNG")), F::Png);
-        QCOMPARE(ui::PlotFileWriter::formatOf(QStringLiteral("x.svg")), F::Svg);
-        QVERIFY(!ui::PlotFileWriter::formatOf(QStringLiteral("x.jpeg")).has_value());
+        using F = ui::ChartExporter::Format;
+        QCOMPARE(ui::ChartExporter::formatOf(QStringLiteral("a/B.PNG")), F::Png);
+        QCOMPARE(ui::ChartExporter::formatOf(QStringLiteral("x.svg")), F::Svg);
+        QVERIFY(!ui::ChartExporter::formatOf(QStringLiteral("x.jpeg")).has_value());
         QCOMPARE(catalog_.names(),
                  (QStringList{"overview", "cdf", "timeseries", "shapley", "phases"}));
     }
