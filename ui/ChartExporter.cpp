@@ -96,6 +96,10 @@ QStringList ChartExporter::extensions() {
             QStringLiteral("csv")};
 }
 
+QString ChartExporter::extensionList() {
+    return QStringLiteral(".png, .svg, .pdf or .csv");
+}
+
 QSize ChartExporter::sizeFor(ChartView& view, const Options& options) {
     return effectiveSize(*view.plot(), options, view.defaultExportSize());
 }

@@ -44,6 +44,8 @@ public:
     static std::optional<Format> formatOf(const QString& path);
     /// "png", "svg", "pdf", "csv".
     static QStringList extensions();
+    /// ".png, .svg, .pdf or .csv", for messages.
+    static QString extensionList();
 
     /// Writes `view` to `path` in the format of its extension.
     static bool exportView(ChartView& view, const QString& path, const Options& options = {},

@@ -14,7 +14,7 @@
 namespace concorde::ui {
 
 ChartPage::ChartPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
-    : QWidget(parent), session_(session), bounds_(bounds) {
+    : ViewPage(parent), session_(session), bounds_(bounds) {
     if (!bounds_) {
         bounds_ = new ExplorerBounds(session_, this);
         bounds_->loadNow();

@@ -1,7 +1,8 @@
 #pragma once
 
+#include "ViewPage.h"
+
 #include <QString>
-#include <QWidget>
 
 class QLabel;
 class QPushButton;
@@ -19,13 +20,13 @@ class Session;
 ///
 /// The pages of a window share one ExplorerBounds; a page built without one (the headless export)
 /// makes its own and loads it at once.
-class ChartPage : public QWidget {
+class ChartPage : public ViewPage {
     Q_OBJECT
 
 public:
     ChartPage(Session& session, ExplorerBounds* bounds, QWidget* parent = nullptr);
 
-    ChartView* chartView() const { return view_; }
+    ChartView* chartView() const override { return view_; }
     Session& session() const { return session_; }
     ExplorerBounds& bounds() const { return *bounds_; }
 
@@ -33,7 +34,7 @@ public:
     virtual void refresh() = 0;
     /// Refreshes now if a change arrived while the page was hidden, and finishes any background
     /// work the chart is waiting for: what an export must do first.
-    void ensureCurrent();
+    void ensureCurrent() override;
 
 protected:
     /// Puts `view` under the title (once, from the subclass constructor) and themes it;

@@ -1,9 +1,26 @@
 #include "ChartTheme.h"
 
+#include "Theme.h"
+
 namespace concorde::ui {
 
+namespace {
+
+/// The target, baseline and band colours of the explorer's light or dark scheme.
+void setComparisonColours(ChartTheme& theme, Theme::Scheme scheme) {
+    Theme look;
+    look.setScheme(scheme);
+    theme.target = look.target();
+    theme.baseline = look.baseline();
+    theme.band = look.highlight();
+}
+
+} // namespace
+
 ChartTheme ChartTheme::light() {
-    return ChartTheme{};
+    ChartTheme t;
+    setComparisonColours(t, Theme::Scheme::Light);
+    return t;
 }
 
 ChartTheme ChartTheme::dark() {
@@ -15,6 +32,7 @@ ChartTheme ChartTheme::dark() {
     t.reference = QColor(0xBB, 0xBB, 0xBB);
     t.selection = QColor(0xF4, 0xF4, 0xF4);
     t.palette = ChartPalette::onDark();
+    setComparisonColours(t, Theme::Scheme::Dark);
     return t;
 }
 
@@ -29,6 +47,7 @@ ChartTheme ChartTheme::projector() {
     t.reference = QColor(0x50, 0x50, 0x50);
     t.selection = Qt::black;
     t.palette = ChartPalette::highContrast();
+    setComparisonColours(t, Theme::Scheme::Light);
     return t;
 }
 

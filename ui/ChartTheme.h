@@ -24,6 +24,9 @@ struct ChartTheme {
     QColor selection =
         QColor(0x20, 0x20, 0x20); ///< the selected region's outline (no palette colour)
     ChartPalette palette = ChartPalette::standard();
+    QColor target;   ///< the target configuration (the overview's bars), as Theme::target()
+    QColor baseline; ///< the baseline configuration, as Theme::baseline()
+    QColor band;     ///< translucent, behind the selected row, as Theme::highlight()
 
     static constexpr double kBasePointSize = 9.0;
 

@@ -4,19 +4,20 @@
 #include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
-#include <QtConcurrent>
 #include <exception>
 
 namespace concorde::ui {
 
 namespace {
 
-std::shared_ptr<const DatabaseBounds> loadBounds(const ExplorerPtr& explorer) {
-    // The explorer's region catalog, so the bounds' region indices are the predictor's.
-    return explorer->withDatabase([&](FeatureDatabase& database) {
-        return std::make_shared<const DatabaseBounds>(
-            DatabaseBounds::load(database, explorer->regionCatalog()));
-    });
+std::shared_ptr<const DatabaseBounds> loadBounds(const ExplorerModel& explorer,
+                                                 const JobControl& job = {}) {
+    // A connection of this thread's own (the per-region reads open one per worker): the
+    // explorer's shared connection, and its lock, stay free for the UI thread. The explorer's
+    // region catalog, so the bounds' region indices are the predictor's.
+    FeatureDatabase database = FeatureDatabase::openReadOnly(explorer.path());
+    return std::make_shared<const DatabaseBounds>(
+        DatabaseBounds::load(database, explorer.regionCatalog(), job));
 }
 
 } // namespace
@@ -25,34 +26,27 @@ ExplorerBounds::ExplorerBounds(Session& session, QObject* parent)
     : QObject(parent), session_(session) {
     connect(&session_, &Session::databaseOpened, this, &ExplorerBounds::startLoading);
     connect(&session_, &Session::programChanged, this, [this] { drillInto(-1); });
-    connect(&watcher_, &QFutureWatcher<std::shared_ptr<const DatabaseBounds>>::finished, this,
-            &ExplorerBounds::onLoaded);
-    seriesWorker_ = std::make_unique<CoalescingWorker<SeriesOutcome>>(
-        [this] {
-            const Selection selection = currentSelection();
-            // The last series computed: its unchanged CDFs are reused.
-            return [selection, before = seriesSelection_, previous = series_] {
-                return SeriesOutcome{selection, computeSeries(selection, before, previous.get())};
-            };
-        },
-        [this](const SeriesOutcome& outcome) { onSeriesComputed(outcome); });
 }
 
-ExplorerBounds::~ExplorerBounds() {
-    watcher_.waitForFinished();
-    seriesWorker_.reset(); // waits for a running computation
+// The tasks cancel and wait for their runs as members.
+ExplorerBounds::~ExplorerBounds() = default;
+
+void ExplorerBounds::clear() {
+    loader_.cancel();
+    bounds_.reset();
+    region_ = -1;
+    // A series computation still running was for the old bounds: its result is dropped.
+    seriesTask_.cancel();
+    series_.reset();
+    seriesSelection_ = {};
 }
 
 bool ExplorerBounds::loadNow(QString* error) {
-    watcher_.waitForFinished();
-    loading_ = false;
-    bounds_.reset();
-    region_ = -1;
-    clearSeries();
+    clear();
     if (!session_.explorer())
         return true;
     try {
-        bounds_ = loadBounds(session_.explorer());
+        bounds_ = loadBounds(*session_.explorer());
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());
@@ -64,29 +58,24 @@ bool ExplorerBounds::loadNow(QString* error) {
 }
 
 void ExplorerBounds::startLoading() {
-    watcher_.waitForFinished();
-    bounds_.reset();
-    region_ = -1;
-    clearSeries();
+    clear();
     emit boundsChanged();
     const ExplorerPtr explorer = session_.explorer();
     if (!explorer)
         return;
-    loading_ = true;
-    watcher_.setFuture(QtConcurrent::run([explorer]() -> std::shared_ptr<const DatabaseBounds> {
-        try {
-            return loadBounds(explorer);
-        } catch (const std::exception&) {
-            return nullptr;
-        }
-    }));
+    loader_.request(
+        [explorer](const JobControl& job) -> std::shared_ptr<const DatabaseBounds> {
+            try {
+                return loadBounds(*explorer, job);
+            } catch (const std::exception&) {
+                return nullptr; // a cancelled load's result is dropped unseen
+            }
+        },
+        [this](std::shared_ptr<const DatabaseBounds> bounds) { onLoaded(std::move(bounds)); });
 }
 
-void ExplorerBounds::onLoaded() {
-    if (!loading_)
-        return;
-    loading_ = false;
-    bounds_ = watcher_.result();
+void ExplorerBounds::onLoaded(std::shared_ptr<const DatabaseBounds> bounds) {
+    bounds_ = std::move(bounds);
     if (!bounds_)
         emit loadFailed(tr("The per-window bounds of the database could not be read."));
     emit boundsChanged();
@@ -153,32 +142,32 @@ bool ExplorerBounds::isSeriesCurrent() const {
     return !bounds_ || seriesSelection_ == currentSelection();
 }
 
-void ExplorerBounds::clearSeries() {
-    // A computation still running was for the old bounds: its result is dropped on arrival.
-    series_.reset();
-    seriesSelection_ = {};
-}
-
 void ExplorerBounds::requestSeries() {
-    if (!isSeriesCurrent())
-        seriesWorker_->request();
+    if (isSeriesCurrent())
+        return;
+    // Prepared when the run starts: a request waiting behind a running one computes from the
+    // selection then, reusing the unchanged CDFs of the series delivered just before.
+    seriesTask_.requestPrepared(
+        [this] {
+            return [selection = currentSelection(), before = seriesSelection_,
+                    previous = series_](const JobControl&) {
+                return SeriesOutcome{selection, computeSeries(selection, before, previous.get())};
+            };
+        },
+        [this](const SeriesOutcome& outcome) { onSeriesComputed(outcome); });
 }
 
 void ExplorerBounds::onSeriesComputed(const SeriesOutcome& outcome) {
-    if (!outcome.selection.bounds || outcome.selection.bounds != bounds_)
-        return; // computed on bounds since replaced
     if (isSeriesCurrent() && outcome.selection != seriesSelection_)
-        return; // older than the series computed meanwhile on the UI thread
+        return; // the sliders came back to the series shown: this one is already older
     series_ = outcome.series;
     seriesSelection_ = outcome.selection;
     emit seriesReady();
 }
 
 void ExplorerBounds::updateSeriesNow() {
-    // A running computation's delivery may start one more, from the latest state: wait for at
-    // most those two; whatever still runs then is not newer than what is computed below.
-    seriesWorker_->finishNow();
-    seriesWorker_->finishNow();
+    // Whatever is on its way is not newer than what is computed here.
+    seriesTask_.cancel();
     if (isSeriesCurrent())
         return;
     const Selection selection = currentSelection();

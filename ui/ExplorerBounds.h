@@ -1,11 +1,10 @@
 #pragma once
 
-#include "CoalescingWorker.h"
+#include "BackgroundTask.h"
 #include "explore/DatabaseBounds.h"
 #include "explore/RegionBoundsSeries.h"
 #include "params/CoreConfig.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -17,14 +16,16 @@ class Session;
 
 /// The open database's per-window bounds (DatabaseBounds) for the CDF, timeseries and phase
 /// pages, the region they are drilled into, and the bounds of that selection at the session's
-/// target configuration. Loads in the background when the Session opens a database (loadNow()
-/// on the calling thread for the headless export and tests); one instance is shared by the pages
-/// of a window so the series are read once.
+/// target configuration. Loads in a BackgroundTask when the Session opens a database (loadNow()
+/// on the calling thread for the headless export and tests), through read-only connections of
+/// the loading threads' own, never the explorer's shared one; one instance is shared by the pages
+/// of a window so the series are read once. A new database cancels a load still going.
 ///
 /// The selection's series is computed off the UI thread, like the Session's predictions: a page
 /// that needs it calls requestSeries(); while one computation runs further requests coalesce
-/// into one more from the latest state, and each result arrives as seriesReady(). A slider drag
-/// therefore never waits for the 64 regions of a program to be merged on the UI thread.
+/// into one more from the latest state (BackgroundTask::Mode::Coalesce), and each result arrives
+/// as seriesReady(). A slider drag therefore never waits for the 64 regions of a program to be
+/// merged on the UI thread.
 class ExplorerBounds : public QObject {
     Q_OBJECT
 
@@ -48,7 +49,7 @@ public:
     bool loadNow(QString* error = nullptr);
     /// The loaded bounds (nullptr before loading finished or without a database).
     const std::shared_ptr<const DatabaseBounds>& bounds() const { return bounds_; }
-    bool isLoading() const { return loading_; }
+    bool isLoading() const { return loader_.isRunning(); }
 
     /// The region drilled into (index into DatabaseBounds::regions()), -1: the whole program.
     int drilledRegion() const { return region_; }
@@ -83,7 +84,7 @@ public:
     /// Makes series() current on the calling thread (exports, pages outside a shown window);
     /// emits seriesReady() if it changed.
     void updateSeriesNow();
-    bool isComputingSeries() const { return seriesWorker_->isRunning(); }
+    bool isComputingSeries() const { return seriesTask_.isRunning(); }
 
 signals:
     /// series() changed.
@@ -101,19 +102,18 @@ private:
     };
 
     void startLoading();
-    void onLoaded();
-    /// Forgets the series (a new database, or the bounds cleared).
-    void clearSeries();
+    void onLoaded(std::shared_ptr<const DatabaseBounds> bounds);
+    /// Forgets the bounds, the drill-down and the series (a new database), cancelling a load.
+    void clear();
     void onSeriesComputed(const SeriesOutcome& outcome);
 
     Session& session_;
     std::shared_ptr<const DatabaseBounds> bounds_;
-    QFutureWatcher<std::shared_ptr<const DatabaseBounds>> watcher_;
-    bool loading_ = false;
+    BackgroundTask loader_{BackgroundTask::Mode::Latest};
     int region_ = -1;
 
     // the selection's series
-    std::unique_ptr<CoalescingWorker<SeriesOutcome>> seriesWorker_;
+    BackgroundTask seriesTask_{BackgroundTask::Mode::Coalesce};
     std::shared_ptr<const RegionBoundsSeries> series_;
     Selection seriesSelection_;
 };

@@ -1,18 +1,16 @@
 #include "HeadlessExport.h"
 
 #include "ChartExporter.h"
-#include "ChartPage.h"
 #include "ChartView.h"
-#include "PlotFileWriter.h"
 #include "Session.h"
 #include "Theme.h"
 #include "ViewCatalog.h"
+#include "ViewPage.h"
 #include "params/CoreConfig.h"
 #include "params/PresetLibrary.h"
 
 #include <QRegularExpression>
 #include <QTextStream>
-#include <QWidget>
 #include <memory>
 
 namespace concorde::ui {
@@ -62,17 +60,17 @@ bool HeadlessExport::configure(const Request& request, const PresetLibrary& pres
 int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
                         const ViewCatalog& catalog, QTextStream& err) {
     // Check what can be checked without the database first: mistakes are reported at once.
-    const ExportableView* view = catalog.find(request.view);
+    const ViewEntry* view = catalog.find(request.view);
     if (!view)
         return fail(err, QStringLiteral("unknown view '%1' (available: %2)")
                              .arg(request.view, catalog.names().join(QStringLiteral(", "))));
     if (request.output.isEmpty())
         return fail(err, QStringLiteral("--export needs an output file: -o FILE (%1)")
-                             .arg(PlotFileWriter::extensionList()));
-    const auto format = PlotFileWriter::formatOf(request.output);
+                             .arg(ChartExporter::extensionList()));
+    const auto format = ChartExporter::formatOf(request.output);
     if (!format)
         return fail(err, QStringLiteral("cannot tell the format of '%1': use %2")
-                             .arg(request.output, PlotFileWriter::extensionList()));
+                             .arg(request.output, ChartExporter::extensionList()));
     const auto scheme = Theme::schemeFromName(request.theme);
     if (!scheme)
         return fail(err, QStringLiteral("unknown theme '%1' (light or dark)").arg(request.theme));
@@ -100,26 +98,17 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     if (!session.prediction())
         return fail(err, QStringLiteral("no prediction could be computed"), kWriteError);
 
-    const std::unique_ptr<QWidget> widget(view->create(session));
-    widget->resize(request.size);
-    widget->ensurePolished();
+    const std::unique_ptr<ViewPage> page(view->create({session, nullptr, presets.presets()}));
+    page->resize(request.size);
+    page->ensurePolished();
+    page->ensureCurrent(); // background work the chart waits for (phase clustering)
+    // As the window's exports: laid out for the file's size (legend, caption wrapping).
+    ChartExporter::Options options;
+    options.size = request.size;
     QString problem;
-    auto* page = qobject_cast<ChartPage*>(widget.get());
-    if (page)
-        page->ensureCurrent(); // background work the chart waits for (phase clustering)
-    if (*format == PlotFileWriter::Format::Csv) {
-        problem = PlotFileWriter::writeText(view->csv(widget.get()), request.output);
-    } else if (page) {
-        // As the window's exports: laid out for the file's size (legend, caption wrapping).
-        ChartExporter::Options options;
-        options.size = request.size;
-        if (!ChartExporter::exportView(*page->chartView(), request.output, options, &problem) &&
-            problem.isEmpty())
-            problem = QStringLiteral("cannot write %1").arg(request.output);
-    } else {
-        problem = PlotFileWriter::writePlot(*view->plot(widget.get()), request.output, *format,
-                                            request.size);
-    }
+    if (!ChartExporter::exportView(*page->chartView(), request.output, options, &problem) &&
+        problem.isEmpty())
+        problem = QStringLiteral("cannot write %1").arg(request.output);
     if (!problem.isEmpty())
         return fail(err, problem, kWriteError);
     return 0;

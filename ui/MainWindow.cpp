@@ -1,6 +1,5 @@
 #include "MainWindow.h"
 
-#include "CdfPage.h"
 #include "ChartExporter.h"
 #include "ChartView.h"
 #include "ConfigSummaryLabel.h"
@@ -8,22 +7,20 @@
 #include "EmptyStatePage.h"
 #include "ExplorerBounds.h"
 #include "FileDropFilter.h"
-#include "OverviewView.h"
 #include "ParameterHistory.h"
 #include "ParameterPanel.h"
-#include "PhasesPage.h"
-#include "PlotFileWriter.h"
 #include "PredictionHeader.h"
 #include "PresetMenu.h"
 #include "RecentFilesMenu.h"
 #include "Session.h"
 #include "SessionFile.h"
-#include "ShapleyPage.h"
 #include "Theme.h"
 #include "ThemeMenu.h"
-#include "TimeseriesPage.h"
-#include "params/PresetLibrary.h"
+#include "ViewCatalog.h"
+#include "ViewPage.h"
+#include "ViewTabs.h"
 #include "explore/ExplorerModel.h"
+#include "params/PresetLibrary.h"
 
 #include <QApplication>
 #include <QDir>
@@ -36,7 +33,6 @@
 #include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QToolBar>
 #include <QUndoStack>
 #include <QVBoxLayout>
@@ -46,34 +42,6 @@ namespace concorde::ui {
 namespace {
 
 constexpr int kStatusMessageMs = 10000;
-
-struct ViewPlaceholder {
-    const char* tab;
-    const char* objectName;
-    const char* description;
-};
-
-// The views later issues fill in (MainWindow::addViewTab replaces these by title); until then
-// each tab says what it will show.
-const ViewPlaceholder kViews[] = {
-    {QT_TRANSLATE_NOOP("concorde::ui::MainWindow", "Throughput CDFs"), "view_cdfs",
-     QT_TRANSLATE_NOOP("concorde::ui::MainWindow",
-                       "For each resource (ROB, load and store queues, issue widths, fetch...), "
-                       "the distribution over windows of the throughput that resource alone "
-                       "allows, for the selected program at the current slider values.")},
-    {QT_TRANSLATE_NOOP("concorde::ui::MainWindow", "Bound timeseries"), "view_timeseries",
-     QT_TRANSLATE_NOOP("concorde::ui::MainWindow",
-                       "The per-window throughput bounds along the program, with the resource "
-                       "that binds in each window highlighted.")},
-    {QT_TRANSLATE_NOOP("concorde::ui::MainWindow", "Shapley attribution"), "view_shapley",
-     QT_TRANSLATE_NOOP("concorde::ui::MainWindow",
-                       "Stacked bars splitting the CPI gap between the baseline and the target "
-                       "core among the parameters, per program and per region.")},
-    {QT_TRANSLATE_NOOP("concorde::ui::MainWindow", "Phases"), "view_phases",
-     QT_TRANSLATE_NOOP("concorde::ui::MainWindow",
-                       "The program's regions on a timeline, coloured by phase; click a region to "
-                       "drill into its windows.")},
-};
 
 const QString kSessionFilter = QStringLiteral("Explorer sessions (*.json);;All files (*)");
 
@@ -96,8 +64,8 @@ MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* 
     connect(panel_, &ParameterPanel::dragStarted, history_, &ParameterHistory::beginGesture);
     connect(panel_, &ParameterPanel::dragFinished, history_, &ParameterHistory::endGesture);
 
-    buildCentralArea();
-    buildPages(presets);
+    buildCentralArea(presets);
+    buildNavigation();
     buildMenus(presets);
     buildStatusBar(presets);
 
@@ -133,7 +101,7 @@ MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* 
     applyTheme(); // after resize(): projector mode starts full screen
 }
 
-void MainWindow::buildCentralArea() {
+void MainWindow::buildCentralArea(const PresetLibrary& presets) {
     noDatabasePage_ = new EmptyStatePage(
         tr("No feature database open"),
         tr("Predicted CPI, throughput distributions and Shapley attributions are computed from a "
@@ -149,29 +117,11 @@ void MainWindow::buildCentralArea() {
 
     loadingPage_ = new DatabaseLoadingPage(session_);
 
-    views_ = new QTabWidget;
-    views_->setObjectName(QStringLiteral("view_tabs"));
-    views_->setDocumentMode(true);
-    for (const ViewPlaceholder& view : kViews) {
-        const QString name = tr(view.tab);
-        auto* page = new EmptyStatePage(name, tr(view.description));
-        page->setObjectName(QLatin1String(view.objectName));
-        page->setHint(tr("This view arrives in a later version."));
-        views_->addTab(page, name);
-    }
-    auto* overview = new OverviewView(session_);
-    overview_ = overview;
-    views_->insertTab(0, overview, tr("Overview"));
-    views_->setCurrentIndex(0);
-    connect(views_, &QTabWidget::currentChanged, this, [this](int i) {
-        if (QWidget* page = views_->widget(i))
-            session_.setView(page->objectName());
-    });
-    connect(&session_, &Session::viewChanged, this, [this](const QString& view) {
-        if (auto* page = views_->findChild<QWidget*>(view); page && views_->indexOf(page) >= 0)
-            views_->setCurrentWidget(page);
-    });
-    session_.setView(overview->objectName());
+    bounds_ = new ExplorerBounds(session_, this);
+    // Views that load with the window open (e.g. a session restored before) start from it.
+    if (session_.hasDatabase())
+        bounds_->loadNow();
+    views_ = new ViewTabs(ViewCatalog::standard(), {session_, bounds_, presets.presets()});
 
     header_ = new PredictionHeader(session_);
     content_ = new QWidget;
@@ -190,34 +140,7 @@ void MainWindow::buildCentralArea() {
     setCentralWidget(centre_);
 }
 
-int MainWindow::addViewTab(QWidget* view, const QString& title) {
-    for (int i = 0; i < views_->count(); ++i)
-        if (views_->tabText(i) == title) {
-            QWidget* placeholder = views_->widget(i);
-            const bool current = views_->currentIndex() == i;
-            views_->removeTab(i);
-            views_->insertTab(i, view, title);
-            if (current)
-                views_->setCurrentIndex(i);
-            placeholder->setObjectName(QString()); // the view takes its name
-            placeholder->deleteLater();
-            return i;
-        }
-    return views_->addTab(view, title);
-}
-
-void MainWindow::buildPages(const PresetLibrary& presets) {
-    bounds_ = new ExplorerBounds(session_, this);
-    // Views that load with the window open (e.g. a session restored before) start from it.
-    if (session_.hasDatabase())
-        bounds_->loadNow();
-    pages_ << new CdfPage(session_, bounds_) << new TimeseriesPage(session_, bounds_)
-           << new ShapleyPage(session_, presets.presets(), bounds_)
-           << new PhasesPage(session_, bounds_);
-    addViewTab(pages_[0], tr("Throughput CDFs"));
-    addViewTab(pages_[1], tr("Bound timeseries"));
-    addViewTab(pages_[2], tr("Shapley attribution"));
-    addViewTab(pages_[3], tr("Phases"));
+void MainWindow::buildNavigation() {
     connect(bounds_, &ExplorerBounds::loadFailed, this, [this](const QString& message) {
         statusBar()->showMessage(message, kStatusMessageMs);
     });
@@ -234,8 +157,8 @@ void MainWindow::buildPages(const PresetLibrary& presets) {
     connect(bounds_, &ExplorerBounds::selectionChanged, this, [this] {
         const bool drilled = bounds_->drilledRegion() >= 0;
         backAction_->setEnabled(drilled);
-        if (drilled && views_->currentWidget() == pages_[3])
-            views_->setCurrentWidget(pages_[1]);
+        if (drilled && views_->currentId() == QLatin1String("phases"))
+            views_->showView(QStringLiteral("timeseries"));
         // The drill-down hint, cleared on the way back (other messages stay).
         const QString hint = tr(" — Alt+Left returns to the whole program");
         if (drilled)
@@ -247,67 +170,35 @@ void MainWindow::buildPages(const PresetLibrary& presets) {
 }
 
 ChartView* MainWindow::currentChart() const {
-    for (ChartPage* page : pages_)
-        if (views_->currentWidget() == page)
-            return page->chartView();
-    return nullptr;
+    ViewPage* page = views_->currentPage();
+    return page ? page->chartView() : nullptr;
 }
 
 bool MainWindow::exportCurrentChart(const QString& path, QString* error) {
-    if (ChartView* chart = currentChart())
-        return ChartExporter::exportView(*chart, path, {}, error);
-    const auto format = PlotFileWriter::formatOf(path);
-    if (!format) {
-        if (error)
-            *error = tr("cannot tell the format of %1: use %2")
-                         .arg(path, PlotFileWriter::extensionList());
+    ViewPage* page = views_->currentPage();
+    if (!page)
         return false;
-    }
-    const QString problem =
-        *format == PlotFileWriter::Format::Csv
-            ? PlotFileWriter::writeText(overview_->csv(), path)
-            : PlotFileWriter::writePlot(*overview_->plot(), path, *format,
-                                        overview_->isVisible() ? overview_->size()
-                                                               : QSize(1280, 800));
-    if (!problem.isEmpty() && error)
-        *error = problem;
-    return problem.isEmpty();
+    page->ensureCurrent();
+    return ChartExporter::exportView(*page->chartView(), path, {}, error);
 }
 
 bool MainWindow::copyCurrentChart() {
-    ChartView* chart = currentChart();
-    if (!chart)
+    ViewPage* page = views_->currentPage();
+    if (!page)
         return false;
-    ChartExporter::copyToClipboard(*chart);
+    page->ensureCurrent();
+    ChartExporter::copyToClipboard(*page->chartView());
     return true;
 }
 
 bool MainWindow::exportAllForReview(const QString& folder, QString* error, QStringList* written) {
     QList<ChartView*> charts;
-    for (ChartPage* page : pages_) {
+    for (ViewPage* page : views_->pages()) {
         page->ensureCurrent(); // background tabs refresh only when shown
         if (page->chartView()->hasData())
             charts << page->chartView();
     }
-    if (!ChartExporter::exportAll(charts, folder, {}, {}, error, written))
-        return false;
-    const QSize size = overview_->isVisible() ? overview_->size() : QSize(1280, 800);
-    for (const QString& type : ChartExporter::extensions()) {
-        const QString path = QDir(folder).filePath(QStringLiteral("overview.") + type);
-        const auto format = PlotFileWriter::formatOf(path);
-        const QString problem =
-            *format == PlotFileWriter::Format::Csv
-                ? PlotFileWriter::writeText(overview_->csv(), path)
-                : PlotFileWriter::writePlot(*overview_->plot(), path, *format, size);
-        if (!problem.isEmpty()) {
-            if (error)
-                *error = problem;
-            return false;
-        }
-        if (written)
-            written->push_back(path);
-    }
-    return true;
+    return ChartExporter::exportAll(charts, folder, {}, {}, error, written);
 }
 
 void MainWindow::chooseExportFile() {
@@ -360,14 +251,7 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
         ->addAction(tr("Current chart as PNG, SVG, PDF or CSV…"), this,
                     &MainWindow::chooseExportFile)
         ->setObjectName(QStringLiteral("action_export_chart"));
-    exports
-        ->addAction(tr("&Copy chart to clipboard"), this,
-                    [this] {
-                        if (!copyCurrentChart())
-                            statusBar()->showMessage(
-                                tr("The overview cannot be copied; export it instead"),
-                                kStatusMessageMs);
-                    })
+    exports->addAction(tr("&Copy chart to clipboard"), this, &MainWindow::copyCurrentChart)
         ->setObjectName(QStringLiteral("action_copy_chart"));
     exports->addAction(tr("Export &all for review…"), this, &MainWindow::chooseExportFolder)
         ->setObjectName(QStringLiteral("action_export_all"));

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QList>
 #include <QMainWindow>
 #include <QRect>
 #include <QStringList>
@@ -8,7 +7,6 @@
 class QAction;
 class QLabel;
 class QStackedWidget;
-class QTabWidget;
 
 namespace concorde {
 class PresetLibrary;
@@ -16,17 +14,16 @@ class PresetLibrary;
 
 namespace concorde::ui {
 
-class ChartPage;
 class ChartView;
 class DatabaseLoadingPage;
 class EmptyStatePage;
 class ExplorerBounds;
-class OverviewView;
 class ParameterHistory;
 class ParameterPanel;
 class PredictionHeader;
 class RecentFilesMenu;
 class Session;
+class ViewTabs;
 
 /// The explorer window: the parameter panel docked on the left, the prediction header and the
 /// views in the centre, menus and a status bar. It only assembles widgets and menus and wires
@@ -34,9 +31,8 @@ class Session;
 /// (ParameterHistory, RecentFilesMenu, ThemeMenu, SessionFile, FileDropFilter).
 ///
 /// The centre shows an empty state explaining how to get a feature database until one is open,
-/// a progress page while one opens, then the header and the view tabs ("Overview", "Throughput
-/// CDFs", "Bound timeseries", "Shapley attribution", "Phases"). A file dropped on the window
-/// opens (a database) or loads (a session .json).
+/// a progress page while one opens, then the header and the view tabs, one per ViewCatalog
+/// entry (ViewTabs). A file dropped on the window opens (a database) or loads (a session .json).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
@@ -52,23 +48,18 @@ public:
     /// Saves the session; errors are reported in a message box. Returns success.
     bool saveSession(const QString& path);
 
-    /// Adds a view as a tab. A placeholder tab of the same title is replaced in place (so a
-    /// finished view takes its planned position); otherwise the tab is appended. The tab's
-    /// object name identifies the view in saved sessions. Returns the tab index.
-    int addViewTab(QWidget* view, const QString& title);
-
     ParameterHistory& history() const { return *history_; }
     /// The per-window bounds and drill-down shared by the chart pages.
     ExplorerBounds& bounds() const { return *bounds_; }
-    /// The chart pages (CDFs, timeseries, Shapley, phases), in tab order.
-    const QList<ChartPage*>& pages() const { return pages_; }
-    /// The chart of the current tab (nullptr on the overview).
+    /// The view tabs (one per ViewCatalog entry).
+    ViewTabs& views() const { return *views_; }
+    /// The chart of the current tab.
     ChartView* currentChart() const;
 
-    /// File ▸ Export: writes the current tab's chart (the overview included) to `path`, in the
-    /// format of its extension. Returns false with a message on failure.
+    /// File ▸ Export: writes the current tab's chart to `path`, in the format of its extension.
+    /// Returns false with a message on failure.
     bool exportCurrentChart(const QString& path, QString* error = nullptr);
-    /// Copies the current chart (image and CSV) to the clipboard; false on the overview.
+    /// Copies the current chart (image and CSV) to the clipboard.
     bool copyCurrentChart();
     /// "Export all for review": every view of the current state into `folder`, one file per view
     /// and format (PNG, SVG, PDF, CSV). `written` receives the paths.
@@ -76,8 +67,10 @@ public:
                             QStringList* written = nullptr);
 
 private:
-    void buildCentralArea();
-    void buildPages(const PresetLibrary& presets);
+    /// The empty state, the loading page, the header and the view tabs.
+    void buildCentralArea(const PresetLibrary& presets);
+    /// The Back action and the drill-down's status messages.
+    void buildNavigation();
     void chooseExportFile();
     void chooseExportFolder();
     void buildMenus(const PresetLibrary& presets);
@@ -101,12 +94,10 @@ private:
     DatabaseLoadingPage* loadingPage_ = nullptr;
     QWidget* content_ = nullptr;
     PredictionHeader* header_ = nullptr;
-    QTabWidget* views_ = nullptr;
+    ViewTabs* views_ = nullptr;
     RecentFilesMenu* recent_ = nullptr;
     QLabel* databaseLabel_ = nullptr;
     ExplorerBounds* bounds_ = nullptr;
-    QList<ChartPage*> pages_;
-    OverviewView* overview_ = nullptr;
     QAction* backAction_ = nullptr;
     bool fullScreenForProjector_ = false;
     QRect geometryBeforeProjector_; ///< restored when projector mode ends

@@ -1,15 +1,18 @@
 #include "OverviewView.h"
 
-#include "Theme.h"
-
-#include <QToolTip>
-#include <QVBoxLayout>
+#include <QMouseEvent>
 #include <algorithm>
 #include <cmath>
 #include <qcustomplot.h>
 
 namespace concorde::ui {
 namespace {
+
+/// Width of each bar of a row's pair, in rows.
+constexpr double kBarWidth = 0.36;
+/// Room on the right of the longest bar for the value written beside it (× its CPI).
+constexpr double kLabelRoom = 1.3;
+constexpr double kLabelRoomLargeFonts = 1.45;
 
 QString cpiText(double cpi) {
     return QString::number(cpi, 'f', 3);
@@ -31,58 +34,13 @@ double keyOf(int i, int n) {
 
 } // namespace
 
-OverviewView::OverviewView(Session& session, QWidget* parent) : QWidget(parent), session_(session) {
-    setObjectName(QStringLiteral("view_overview"));
-    plot_ = new QCustomPlot(this);
-    plot_->setObjectName(QStringLiteral("overview_plot"));
-    plot_->setMouseTracking(true);
-    plot_->setNoAntialiasingOnDrag(true);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
-
-    plot_->plotLayout()->insertRow(0);
-    title_ = new QCPTextElement(plot_, QString());
-    plot_->plotLayout()->addElement(0, 0, title_);
-
-    QCPAxis* programs = plot_->yAxis;
-    QCPAxis* cpi = plot_->xAxis;
-    target_ = new QCPBars(programs, cpi); // created first: first in the legend
-    target_->setName(tr("Target"));
-    baseline_ = new QCPBars(programs, cpi);
-    baseline_->setName(tr("Baseline"));
-    auto* group = new QCPBarsGroup(plot_);
-    group->setSpacingType(QCPBarsGroup::stAbsolute);
-    group->setSpacing(1);
-    // Drawn in this order from low to high key: the target's bar sits above the baseline's.
-    baseline_->setBarsGroup(group);
-    target_->setBarsGroup(group);
-    baseline_->setWidth(0.36);
-    target_->setWidth(0.36);
-
-    band_ = new QCPItemRect(plot_);
-    band_->setLayer(QStringLiteral("background"));
-    band_->setClipToAxisRect(true);
-    band_->setVisible(false);
-
-    cpi->setLabel(tr("predicted CPI (lower is faster); rows sorted by baseline CPI"));
-    cpi->setRangeLower(0);
-    programs->setTicker(QSharedPointer<QCPAxisTickerText>::create());
-    programs->grid()->setVisible(false);
-    programs->setSubTicks(false);
-    programs->setTickLength(0, 0);
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
-
-    connect(plot_, &QCustomPlot::mouseMove, this, &OverviewView::onMouseMove);
-    connect(plot_, &QCustomPlot::mousePress, this, &OverviewView::onMousePress);
-    connect(&session_, &Session::predictionReady, this, &OverviewView::showPrediction);
-    connect(&session_.theme(), &Theme::changed, this, &OverviewView::restyle);
-    restyle();
-    showPrediction(session_.prediction());
+OverviewView::OverviewView(QWidget* parent) : ChartView(QStringLiteral("overview"), parent) {
+    setTitle(tr("CPI of every program, target vs baseline"));
+    setEmptyMessage(tr("No prediction yet: open a feature database"));
+    connect(plot(), &QCustomPlot::mousePress, this, &OverviewView::onMousePress);
 }
 
-void OverviewView::showPrediction(const PredictionPtr& prediction) {
+void OverviewView::setPrediction(const PredictionPtr& prediction) {
     rows_.clear();
     if (prediction) {
         const ExplorerPrediction& p = *prediction;
@@ -98,9 +56,38 @@ void OverviewView::showPrediction(const PredictionPtr& prediction) {
 }
 
 void OverviewView::rebuild() {
+    QCPAxisRect* rect = resetPlot();
+    plot()->setInteractions({}); // the rows and the CPI axis stay put
+    QCPAxis* programs = rect->axis(QCPAxis::atLeft);
+    QCPAxis* cpi = rect->axis(QCPAxis::atBottom);
+    target_ = new QCPBars(programs, cpi); // created first: first in the legend
+    target_->setName(tr("Target"));
+    baseline_ = new QCPBars(programs, cpi);
+    baseline_->setName(tr("Baseline"));
+    auto* group = new QCPBarsGroup(plot());
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    // Drawn in this order from low to high key: the target's bar sits above the baseline's.
+    baseline_->setBarsGroup(group);
+    target_->setBarsGroup(group);
+    const double outline = std::max(1.0, theme().lineWidth / 1.5);
+    for (auto [bars, colour] :
+         {std::pair{target_, theme().target}, std::pair{baseline_, theme().baseline}}) {
+        bars->setWidth(kBarWidth);
+        bars->setBrush(colour);
+        bars->setPen(QPen(colour.darker(140), outline));
+    }
     const int n = static_cast<int>(rows_.size());
+    if (n == 0) {
+        programs->setRange(0, 1);
+        cpi->setRange(0, 1);
+        showEmptyMessage();
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+
     QVector<double> keys, targets, baselines;
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    QStringList names;
     double largest = 0;
     int selected = -1;
     for (int i = 0; i < n; ++i) {
@@ -108,78 +95,59 @@ void OverviewView::rebuild() {
         keys << keyOf(i, n);
         targets << row.target;
         baselines << row.baseline;
-        ticker->addTick(keyOf(i, n),
-                        row.selected ? QStringLiteral("▸ ") + row.program : row.program);
+        names << (row.selected ? QStringLiteral("▸ ") + row.program : row.program);
         largest = std::max({largest, row.target, row.baseline});
         if (row.selected)
             selected = i;
     }
     target_->setData(keys, targets, true);
     baseline_->setData(keys, baselines, true);
-    plot_->yAxis->setTicker(ticker);
-    plot_->yAxis->setRange(0.4, n + 0.6);
-    // Room on the right for the value written beside each row.
-    const double room = session_.theme().projector() ? 1.45 : 1.3;
+    programs->setTicker(sequenceTicker(programs, names, keys));
+    programs->grid()->setVisible(false);
+    programs->setSubTicks(false);
+    programs->setRange(0.4, n + 0.6);
+    const double room = theme().fontScale > 1.0 ? kLabelRoomLargeFonts : kLabelRoom;
     const double right = largest > 0 ? largest * room : 1.0;
-    plot_->xAxis->setRange(0, right);
+    cpi->setLabel(tr("predicted CPI (lower is faster); rows sorted by baseline CPI"));
+    cpi->setRange(0, right);
 
-    while (labels_.size() < n) {
-        auto* label = new QCPItemText(plot_);
+    for (int i = 0; i < n; ++i) {
+        const Row& row = rows_[i];
+        auto* label = new QCPItemText(plot());
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
         label->setClipToAxisRect(true);
-        labels_ << label;
-    }
-    const Theme& theme = session_.theme();
-    for (int i = 0; i < labels_.size(); ++i) {
-        QCPItemText* label = labels_[i];
-        label->setVisible(i < n);
-        if (i >= n)
-            continue;
-        const Row& row = rows_[i];
         label->position->setCoords(std::max(row.target, row.baseline), keyOf(i, n));
         label->setText(cpiText(row.target) + QStringLiteral("  (") +
                        deltaText(row.target, row.baseline) + QLatin1Char(')'));
-        label->setFont(theme.font(0.9, row.selected));
-        label->setColor(theme.foreground());
+        QFont font = theme().font(0.9);
+        font.setBold(row.selected);
+        label->setFont(font);
+        label->setColor(theme().foreground);
     }
-
-    band_->setVisible(selected >= 0);
     if (selected >= 0) {
+        auto* band = new QCPItemRect(plot());
+        band->setLayer(QStringLiteral("background"));
+        band->setClipToAxisRect(true);
+        band->setBrush(theme().band);
+        band->setPen(Qt::NoPen);
         // Within the axis range: SVG output ignores the clip, and PDF drops huge coordinates.
-        band_->topLeft->setCoords(0, keyOf(selected, n) + 0.5);
-        band_->bottomRight->setCoords(right, keyOf(selected, n) - 0.5);
+        band->topLeft->setCoords(0, keyOf(selected, n) + 0.5);
+        band->bottomRight->setCoords(right, keyOf(selected, n) - 0.5);
     }
-    title_->setText(n == 0 ? tr("No prediction yet: open a feature database")
-                           : tr("CPI of every program, target vs baseline"));
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void OverviewView::restyle() {
-    const Theme& theme = session_.theme();
-    theme.stylePlot(*plot_);
-    const double outline = theme.projector() ? 2.0 : 1.0;
-    target_->setBrush(theme.target());
-    target_->setPen(QPen(theme.target().darker(140), outline));
-    baseline_->setBrush(theme.baseline());
-    baseline_->setPen(QPen(theme.baseline().darker(140), outline));
-    band_->setBrush(theme.highlight());
-    band_->setPen(Qt::NoPen);
-    title_->setFont(theme.font(1.2, true));
-    title_->setTextColor(theme.foreground());
-    rebuild();
-}
-
-int OverviewView::rowAt(const QPoint& pos) const {
+int OverviewView::rowAt(const QPointF& pos) const {
     const int n = static_cast<int>(rows_.size());
-    if (n == 0 || !plot_->axisRect()->rect().contains(pos))
+    if (n == 0 || !plot()->axisRect()->rect().contains(pos.toPoint()))
         return -1;
-    const double key = plot_->yAxis->pixelToCoord(pos.y());
+    const double key = plot()->axisRect()->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
     const int i = n - static_cast<int>(std::lround(key));
     return i >= 0 && i < n ? i : -1;
 }
 
-QString OverviewView::hoverTextAt(const QPoint& pos) const {
+QString OverviewView::hoverTextAt(const QPointF& pos) {
     const int i = rowAt(pos);
     if (i < 0)
         return {};
@@ -189,35 +157,23 @@ QString OverviewView::hoverTextAt(const QPoint& pos) const {
              cpiText(1.0 / row.baseline), deltaText(row.target, row.baseline));
 }
 
-void OverviewView::onMouseMove(QMouseEvent* event) {
-    const QString text = hoverTextAt(event->pos());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
-}
-
 void OverviewView::onMousePress(QMouseEvent* event) {
-    const int i = rowAt(event->pos());
+    const int i = rowAt(event->position());
     if (i >= 0 && event->button() == Qt::LeftButton)
-        session_.setProgram(rows_[i].program);
+        emit programActivated(rows_[i].program);
 }
 
-QString OverviewView::csv() const {
-    QString out = QStringLiteral("program,target_cpi,baseline_cpi,delta_percent,selected\n");
-    for (const Row& row : rows_) {
-        QString program = row.program;
-        if (program.contains(QLatin1Char(',')) || program.contains(QLatin1Char('"')))
-            program = QLatin1Char('"') +
-                      program.replace(QLatin1String("\""), QLatin1String("\"\"")) +
-                      QLatin1Char('"');
-        out += QStringLiteral("%1,%2,%3,%4,%5\n")
-                   .arg(program, QString::number(row.target, 'g', 9),
-                        QString::number(row.baseline, 'g', 9),
-                        QString::number((row.target / row.baseline - 1.0) * 100.0, 'g', 6),
-                        row.selected ? QStringLiteral("1") : QStringLiteral("0"));
-    }
-    return out;
+ChartTable OverviewView::dataTable() const {
+    ChartTable table;
+    table.header = {QStringLiteral("program"), QStringLiteral("target_cpi"),
+                    QStringLiteral("baseline_cpi"), QStringLiteral("delta_percent"),
+                    QStringLiteral("selected")};
+    for (const Row& row : rows_)
+        table.rows.push_back({row.program, ChartTable::number(row.target),
+                              ChartTable::number(row.baseline),
+                              ChartTable::number((row.target / row.baseline - 1.0) * 100.0),
+                              row.selected ? QStringLiteral("1") : QStringLiteral("0")});
+    return table;
 }
 
 } // namespace concorde::ui

@@ -1,16 +1,12 @@
 #pragma once
 
+#include "ChartView.h"
 #include "Session.h"
 
 #include <QString>
 #include <QVector>
-#include <QWidget>
 
-class QCustomPlot;
 class QCPBars;
-class QCPItemRect;
-class QCPItemText;
-class QCPTextElement;
 class QMouseEvent;
 
 namespace concorde::ui {
@@ -18,11 +14,12 @@ namespace concorde::ui {
 /// Every program's predicted CPI at a glance: one row per program with the target's bar next to
 /// the baseline's, sorted by baseline CPI (so rows stay put while target sliders are dragged),
 /// the selected program highlighted, and the target's CPI and change against the baseline written
-/// beside each row. It redraws on every prediction, so it follows a slider while it is dragged.
-/// Hovering a row shows its numbers; clicking it selects the program.
+/// beside each row. A ChartView like the other charts (title, legend, theme, hover text, CSV);
+/// OverviewPage feeds it every prediction, so it follows a slider while it is dragged. Clicking a
+/// row emits programActivated().
 ///
-/// The plot is named "overview_plot"; rows() and csv() give the data as plotted.
-class OverviewView : public QWidget {
+/// The plot is named "overview_plot"; rows() and dataTable() give the data as plotted.
+class OverviewView : public ChartView {
     Q_OBJECT
 
 public:
@@ -34,34 +31,36 @@ public:
         bool selected = false;
     };
 
-    explicit OverviewView(Session& session, QWidget* parent = nullptr);
+    explicit OverviewView(QWidget* parent = nullptr);
 
-    QCustomPlot* plot() const { return plot_; }
+    /// Shows `prediction` (nullptr: the empty message).
+    void setPrediction(const PredictionPtr& prediction);
+
     QCPBars* targetBars() const { return target_; }
     QCPBars* baselineBars() const { return baseline_; }
     /// The rows as plotted, top to bottom.
     const QVector<Row>& rows() const { return rows_; }
-    /// The plotted data as CSV: "program,target_cpi,baseline_cpi,delta_percent,selected", one
-    /// line per row, top to bottom.
-    QString csv() const;
-    /// The text shown when hovering plot pixel `pos` (empty outside the rows).
-    QString hoverTextAt(const QPoint& pos) const;
+    /// "program,target_cpi,baseline_cpi,delta_percent,selected", one row per program, top to
+    /// bottom.
+    ChartTable dataTable() const override;
+    bool hasData() const override { return !rows_.isEmpty(); }
+    /// The program's CPIs and change for the row under `pos` (empty outside the rows).
+    QString hoverTextAt(const QPointF& pos) override;
+
+signals:
+    /// The user clicked the row of `program`.
+    void programActivated(const QString& program);
+
+protected:
+    void rebuild() override;
 
 private:
-    void showPrediction(const PredictionPtr& prediction);
-    void rebuild();
-    void restyle();
-    int rowAt(const QPoint& pos) const;
-    void onMouseMove(QMouseEvent* event);
+    /// Row index under plot pixel `pos`, or -1.
+    int rowAt(const QPointF& pos) const;
     void onMousePress(QMouseEvent* event);
 
-    Session& session_;
-    QCustomPlot* plot_ = nullptr;
-    QCPTextElement* title_ = nullptr;
     QCPBars* target_ = nullptr;
     QCPBars* baseline_ = nullptr;
-    QCPItemRect* band_ = nullptr;
-    QVector<QCPItemText*> labels_;
     QVector<Row> rows_;
 };
 

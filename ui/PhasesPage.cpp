@@ -3,15 +3,12 @@
 #include "ExplorerBounds.h"
 #include "PhasesView.h"
 #include "Session.h"
+#include "explore/ExplorerModel.h"
 #include "explore/ProgramTimeline.h"
 #include "pipeline/DatabasePhases.h"
-#include "explore/ExplorerModel.h"
 #include "store/FeatureDatabase.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent>
 #include <exception>
-#include <optional>
 
 namespace concorde::ui {
 namespace {
@@ -108,7 +105,9 @@ void PhasesPage::followDatabase() {
         return;
     phasesFor_ = session().explorer();
     phases_.clear();
-    clustering_.clear(); // their results will be dropped on arrival
+    clustering_.clear();
+    waiting_.clear();
+    clusterer_.cancel(); // clustering the database before: its results are dropped
 }
 
 const PhasesPage::RegionPhases* PhasesPage::clusteredPhases(const std::string& program) {
@@ -124,25 +123,19 @@ const PhasesPage::RegionPhases* PhasesPage::clusteredPhases(const std::string& p
 }
 
 void PhasesPage::startClustering(const std::string& program) {
+    if (clusterer_.hasWaiting())
+        clustering_.erase(waiting_); // replaced by this request: clustered when asked again
     clustering_.insert(program);
-    // The job holds the database until it ends, so it may outlive the page and the session's
-    // switch to another database; the watcher, a child of the page, dies with the page.
-    const ExplorerPtr explorer = session().explorer();
-    const DatabaseRef database = explorer;
-    auto* watcher = new QFutureWatcher<RegionPhases>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, database, program] {
-        watcher->deleteLater();
-        finishClustering(database, program, watcher->result());
-    });
-    watcher->setFuture(
-        QtConcurrent::run([explorer, program] { return cluster(*explorer, program); }));
+    // The run holds the database until it ends; destroying the page waits for it.
+    clusterer_.request(
+        [explorer = session().explorer(), program](const JobControl&) {
+            return cluster(*explorer, program);
+        },
+        [this, program](RegionPhases phases) { finishClustering(program, std::move(phases)); });
+    waiting_ = clusterer_.hasWaiting() ? program : std::string();
 }
 
-void PhasesPage::finishClustering(const DatabaseRef& database, const std::string& program,
-                                  RegionPhases phases) {
-    if (!sameDatabase(database, session().explorer()))
-        return; // computed on a database that has since been replaced
-    followDatabase();
+void PhasesPage::finishClustering(const std::string& program, RegionPhases phases) {
     clustering_.erase(program);
     phases_[program] = std::move(phases);
     if (program == session().program().toStdString())
@@ -153,18 +146,11 @@ PhasesPage::RegionPhases PhasesPage::cluster(const ExplorerModel& explorer,
                                              const std::string& program) {
     // A read-only connection of its own: clustering through the shared one would hold its lock
     // for the whole run and stall the pages that read the database on the UI thread.
-    std::optional<FeatureDatabase> own;
-    try {
-        own.emplace(FeatureDatabase::openReadOnly(explorer.path()));
-    } catch (const std::exception&) {
-        own.reset(); // e.g. the file was moved since: the shared connection still works
-    }
-    const auto compute = [&](FeatureDatabase& database) {
-        return DatabasePhases::compute(database, program, DatabasePhases::Options{});
-    };
     RegionPhases phases;
     try {
-        const DatabasePhases::Program result = own ? compute(*own) : explorer.withDatabase(compute);
+        FeatureDatabase database = FeatureDatabase::openReadOnly(explorer.path());
+        const DatabasePhases::Program result =
+            DatabasePhases::compute(database, program, DatabasePhases::Options{});
         for (std::size_t i = 0; i < result.regionIds.size() && i < result.clusters.phaseOf.size();
              ++i)
             phases.emplace_back(result.regionIds[i], std::int64_t(result.clusters.phaseOf[i]));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "BackgroundTask.h"
 #include "ChartPage.h"
 
 #include <cstdint>
@@ -24,11 +25,12 @@ class PhasesView;
 /// drills every page into it (ExplorerBounds::drillInto); Back returns to the whole program.
 ///
 /// Clustering a program takes about half a second, so in a window (pages sharing their
-/// ExplorerBounds) it runs on a worker thread: meanwhile the regions are shown in one neutral
-/// colour and the title says so, and the page refreshes when the phases arrive. Results are kept
-/// per program for the database they were computed from; those of a database replaced in the
-/// meantime are dropped. A page that loads its own bounds on the calling thread (the headless
-/// export) clusters there too.
+/// ExplorerBounds) it runs in a BackgroundTask (Coalesce mode: a clustering that runs finishes
+/// and is kept, and only the latest program asked for meanwhile waits behind it), through a
+/// read-only connection of its own: meanwhile the regions are shown in one neutral colour and the
+/// title says so, and the page refreshes when the phases arrive. Results are kept per program for
+/// the database they were computed from; a new database cancels the clustering on its way. A page
+/// that loads its own bounds on the calling thread (the headless export) clusters there too.
 class PhasesPage : public ChartPage {
     Q_OBJECT
 
@@ -55,8 +57,7 @@ private:
     /// nullptr while they are being computed in the background (started here when needed).
     const RegionPhases* clusteredPhases(const std::string& program);
     void startClustering(const std::string& program);
-    void finishClustering(const DatabaseRef& database, const std::string& program,
-                          RegionPhases phases);
+    void finishClustering(const std::string& program, RegionPhases phases);
     /// Forgets the results of a database that is no longer the session's.
     void followDatabase();
     /// Clusters `program` (any thread); empty on failure.
@@ -67,6 +68,8 @@ private:
     DatabaseRef phasesFor_;                      ///< the database the two members below belong to
     std::map<std::string, RegionPhases> phases_; ///< finished, per program
     std::set<std::string> clustering_;           ///< programs being clustered
+    std::string waiting_; ///< the program waiting behind the running clustering, if any
+    BackgroundTask clusterer_{BackgroundTask::Mode::Coalesce};
 };
 
 } // namespace concorde::ui

@@ -1,14 +1,11 @@
 #include "Session.h"
 
 #include "Theme.h"
+#include "explore/ExplorerModel.h"
 #include "params/Preset.h"
 #include "params/PresetLibrary.h"
-#include "explore/ExplorerModel.h"
 
 #include <QFileInfo>
-#include <QPromise>
-#include <QtConcurrent>
-#include <atomic>
 
 namespace concorde::ui {
 namespace {
@@ -24,16 +21,13 @@ Session::Session(QObject* parent) : Session(CoreConfig{}, CoreConfig{}, parent) 
 Session::Session(const CoreConfig& target, const CoreConfig& baseline, QObject* parent)
     : QObject(parent), config_(target), baseline_(baseline), theme_(new Theme(this)) {
     qRegisterMetaType<PredictionPtr>();
-    predictor_ = std::make_unique<CoalescingWorker<PredictionOutcome>>(
-        [this] { return predictionJob(); },
-        [this](const PredictionOutcome& outcome) { publish(outcome); });
+    connect(&opener_, &BackgroundTask::progressChanged, this, [this](const JobProgress& progress) {
+        emit databaseProgress(int(progress.done), int(progress.total));
+    });
 }
 
-Session::~Session() {
-    openFuture_.cancel();
-    openFuture_.waitForFinished();
-    predictor_.reset(); // waits for a running prediction
-}
+// The tasks cancel and wait for their runs as members.
+Session::~Session() = default;
 
 CoreConfig Session::defaultBaseline(const PresetLibrary& presets) {
     if (const Preset* big = presets.find("big"))
@@ -91,41 +85,17 @@ void Session::openDatabase(const QString& path) {
     cancelOpening();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     openingPath_ = absolute;
-    const std::uint64_t generation = ++openGeneration_;
-
-    openFuture_ = QtConcurrent::run([absolute](QPromise<OpenOutcome>& promise) {
-        OpenOutcome outcome;
-        try {
-            std::atomic<bool> rangeSet{false};
-            JobControl job;
-            job = JobControl([&](const JobProgress& progress) {
-                if (!rangeSet.exchange(true))
-                    promise.setProgressRange(0, static_cast<int>(progress.total));
-                promise.setProgressValue(static_cast<int>(progress.done));
-                if (promise.isCanceled())
-                    job.cancel();
-            });
-            outcome.explorer = ExplorerModel::open(absolute.toStdString(), {}, job);
-        } catch (const std::exception& error) {
-            outcome.error = messageOf(error);
-        }
-        promise.addResult(outcome);
-    });
-
-    auto* watcher = new QFutureWatcher<OpenOutcome>(this);
-    connect(watcher, &QFutureWatcherBase::progressValueChanged, this,
-            [this, watcher, generation](int value) {
-                if (generation == openGeneration_)
-                    emit databaseProgress(value, watcher->progressMaximum());
-            });
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, absolute] {
-        watcher->deleteLater();
-        if (generation != openGeneration_ || watcher->future().isCanceled() ||
-            watcher->future().resultCount() == 0)
-            return; // cancelled or superseded by a newer open
-        finishOpen(absolute, watcher->future().result());
-    });
-    watcher->setFuture(openFuture_);
+    opener_.request(
+        [absolute](const JobControl& job) {
+            OpenOutcome outcome;
+            try {
+                outcome.explorer = ExplorerModel::open(absolute.toStdString(), {}, job);
+            } catch (const std::exception& error) { // a cancelled open's is dropped unseen
+                outcome.error = messageOf(error);
+            }
+            return outcome;
+        },
+        [this, absolute](const OpenOutcome& outcome) { finishOpen(absolute, outcome); });
     emit databaseOpening(absolute);
 }
 
@@ -133,7 +103,6 @@ bool Session::openDatabaseNow(const QString& path, QString* error) {
     cancelOpening();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     openingPath_ = absolute;
-    ++openGeneration_;
     emit databaseOpening(absolute);
     OpenOutcome outcome;
     try {
@@ -151,8 +120,7 @@ void Session::cancelOpening() {
     if (!isOpening())
         return;
     const QString path = openingPath_;
-    openFuture_.cancel();
-    ++openGeneration_; // the worker's result, if any, is dropped
+    opener_.cancel(); // the open stops at its next region; its result, if any, is dropped
     openingPath_.clear();
     emit databaseOpenCancelled(path);
 }
@@ -165,6 +133,7 @@ void Session::finishOpen(const QString& path, const OpenOutcome& outcome) {
     }
     explorer_ = outcome.explorer;
     databasePath_ = path;
+    predictor_.cancel(); // predictions on the database before are dropped
     prediction_.reset();
     const QStringList names = programs();
     if (!names.contains(program_)) {
@@ -202,19 +171,21 @@ void Session::requestPrediction() {
     if (!explorer_)
         return;
     ++requested_;
-    predictor_->request();
+    // The job is made when the run starts, so a request waiting behind a running one predicts
+    // from the state then and reuses the prediction delivered just before.
+    predictor_.requestPrepared([this] { return predictionJob(); },
+                               [this](const PredictionOutcome& outcome) { publish(outcome); });
 }
 
-std::function<Session::PredictionOutcome()> Session::predictionJob() {
+std::function<Session::PredictionOutcome(const JobControl&)> Session::predictionJob() {
     const ExplorerPtr explorer = explorer_;
     const CoreConfig target = config_;
     const CoreConfig baseline = baseline_;
     const std::string program = program_.toStdString();
     const std::uint64_t sequence = requested_;
     const PredictionPtr previous = prediction_; // its baseline is reused when unchanged
-    return [=] {
+    return [=](const JobControl&) {
         PredictionOutcome outcome;
-        outcome.explorer = explorer;
         try {
             auto prediction = std::make_shared<ExplorerPrediction>(
                 explorer->predict(target, baseline, program, previous.get()));
@@ -228,14 +199,10 @@ std::function<Session::PredictionOutcome()> Session::predictionJob() {
 }
 
 void Session::publish(const PredictionOutcome& outcome) {
-    if (!outcome.explorer || outcome.explorer != explorer_)
-        return; // computed on a database that has since been replaced
     if (!outcome.prediction) {
         emit predictionFailed(outcome.error);
         return;
     }
-    if (prediction_ && outcome.prediction->sequence < prediction_->sequence)
-        return; // never go back in time
     prediction_ = outcome.prediction;
     emit predictionReady(prediction_);
 }
@@ -243,9 +210,9 @@ void Session::publish(const PredictionOutcome& outcome) {
 void Session::recomputeNow() {
     if (!explorer_)
         return;
-    predictor_->finishNow(); // delivered first, so this one is the newest
+    predictor_.cancel(); // what is on its way is older than this one
     ++requested_;
-    publish(predictionJob()());
+    publish(predictionJob()(JobControl{}));
 }
 
 } // namespace concorde::ui

@@ -1,11 +1,10 @@
 #pragma once
 
-#include "CoalescingWorker.h"
+#include "BackgroundTask.h"
 #include "explore/ExplorerPrediction.h"
 #include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
 
-#include <QFuture>
 #include <QObject>
 #include <QString>
 #include <QStringList>
@@ -36,12 +35,13 @@ using ExplorerPtr = std::shared_ptr<const ExplorerModel>;
 /// own copy of this state, so there is one source of truth per window. Signals fire only when a
 /// value really changes, so views can redraw on every signal without filtering.
 ///
-/// Threads: opening a database (seconds: every region is precomputed) runs on a worker thread
-/// with progress and cancel. Every change of target, baseline or program asks for a new
-/// prediction, computed on the Session's own worker thread; requests coalesce — while one
-/// prediction runs, further changes only mark the state dirty, and when it finishes exactly one
-/// new prediction starts from the latest state, so stale work is never queued and a slider drag
-/// never builds a backlog. Results arrive as predictionReady() on the UI thread.
+/// Threads: opening a database (seconds: every region is precomputed) runs in a BackgroundTask
+/// (Latest mode) with progress and cancel through the open's JobControl. Every change of target,
+/// baseline or program asks for a new prediction, computed in a second BackgroundTask (Coalesce
+/// mode): while one prediction runs, further changes only replace the waiting request, and when
+/// it finishes exactly one new prediction starts from the latest state, so stale work is never
+/// queued and a slider drag never builds a backlog. Results arrive as predictionReady() on the UI
+/// thread; a new database drops every prediction still on its way.
 class Session : public QObject {
     Q_OBJECT
 
@@ -126,7 +126,7 @@ public:
     /// predictionReady() before returning (the headless export; waits for a running one first).
     void recomputeNow();
     /// True while a prediction is being computed.
-    bool isPredicting() const { return predictor_->isRunning(); }
+    bool isPredicting() const { return predictor_.isRunning(); }
 
     // --- Look ---
 
@@ -167,13 +167,12 @@ private:
     struct PredictionOutcome {
         PredictionPtr prediction;
         QString error;
-        ExplorerPtr explorer; ///< the database it was computed on
     };
 
     void finishOpen(const QString& path, const OpenOutcome& outcome);
     void requestPrediction();
     /// Copies the state a prediction needs and returns the job computing it.
-    std::function<PredictionOutcome()> predictionJob();
+    std::function<PredictionOutcome(const JobControl&)> predictionJob();
     void publish(const PredictionOutcome& outcome);
 
     CoreConfig config_;
@@ -186,11 +185,10 @@ private:
 
     // opening
     QString openingPath_;
-    std::uint64_t openGeneration_ = 0;
-    QFuture<OpenOutcome> openFuture_;
+    BackgroundTask opener_{BackgroundTask::Mode::Latest};
 
     // predictions
-    std::unique_ptr<CoalescingWorker<PredictionOutcome>> predictor_;
+    BackgroundTask predictor_{BackgroundTask::Mode::Coalesce};
     std::uint64_t requested_ = 0;
     PredictionPtr prediction_;
 };

@@ -2,13 +2,13 @@
 
 #include "ShapleyView.h"
 #include "explore/DatabasePredictor.h"
+#include "explore/ShapleyJob.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace concorde::ui {
@@ -56,8 +56,6 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
     statusLabel_->setObjectName(QStringLiteral("shapley_status"));
     statusLabel_->setTextFormat(Qt::PlainText);
     view_ = new ShapleyView(this);
-    pollTimer_ = new QTimer(this);
-    pollTimer_->setInterval(50);
 
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Baseline"), this));
@@ -79,7 +77,9 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
 
     connect(runButton_, &QPushButton::clicked, this, &ShapleyPanel::start);
     connect(cancelButton_, &QPushButton::clicked, this, &ShapleyPanel::cancel);
-    connect(pollTimer_, &QTimer::timeout, this, &ShapleyPanel::poll);
+    connect(&task_, &BackgroundTask::progressChanged, this,
+            [this](const JobProgress& progress) { showProgress(progress.fraction()); });
+    connect(&task_, &BackgroundTask::failed, this, &ShapleyPanel::showFailure);
     connect(modeBox_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             &ShapleyPanel::showModeControls);
     connect(programBox_, &QComboBox::currentTextChanged, view_, &ShapleyView::setProgram);
@@ -92,15 +92,13 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
     updateControls();
 }
 
-ShapleyPanel::~ShapleyPanel() {
-    pollTimer_->stop();
-    job_.reset(); // cancels and joins
-}
+// The task cancels a running attribution and waits for it to stop, as a member, before the
+// widgets it would report to go: nothing reaches the panel after this.
+ShapleyPanel::~ShapleyPanel() = default;
 
 void ShapleyPanel::setPredictor(std::shared_ptr<const DatabasePredictor> predictor) {
-    if (job_ && job_->state() == ShapleyJob::State::Running)
-        cancel();
-    job_.reset();
+    task_.cancel(); // attributing with the model before: dropped
+    progress_ = 0.0;
     predictor_ = std::move(predictor);
     view_->clear();
     statusLabel_->clear();
@@ -189,11 +187,11 @@ QString ShapleyPanel::targetName() const {
 }
 
 bool ShapleyPanel::running() const {
-    return job_ && job_->state() == ShapleyJob::State::Running;
+    return task_.isRunning();
 }
 
 double ShapleyPanel::progress() const {
-    return job_ ? job_->progress() : 0.0;
+    return progress_;
 }
 
 QString ShapleyPanel::status() const {
@@ -209,9 +207,8 @@ void ShapleyPanel::start() {
     request.target = targetConfig();
     request.players = players_;
     try {
-        job_ = std::make_unique<ShapleyJob>(std::move(request));
+        const ShapleyJob checked(request); // a bad request is told at once, not after a thread
     } catch (const std::exception& e) {
-        job_.reset();
         const QString message = QString::fromUtf8(e.what());
         statusLabel_->setText(tr("Cannot compute: %1").arg(message));
         updateControls();
@@ -220,13 +217,9 @@ void ShapleyPanel::start() {
     }
     statusLabel_->setText(
         tr("Computing Shapley values, %1 \u2192 %2\u2026").arg(baselineName(), targetName()));
-    progressBar_->setValue(0);
-    // The callback runs on the job's thread; the panel outlives it (the destructor joins the
-    // job), and a queued call to a deleted panel is dropped with the panel's pending events.
-    job_->start([this](ShapleyJob::State) {
-        QMetaObject::invokeMethod(this, &ShapleyPanel::onJobEnded, Qt::QueuedConnection);
-    });
-    pollTimer_->start();
+    showProgress(0.0);
+    task_.request([request](const JobControl& job) { return ShapleyJob::run(request, job); },
+                  [this](const AttributionReport& report) { showReport(report); });
     updateControls();
     emit started();
 }
@@ -234,64 +227,48 @@ void ShapleyPanel::start() {
 void ShapleyPanel::cancel() {
     if (!running())
         return;
-    job_->cancel();
-    statusLabel_->setText(tr("Cancelling\u2026"));
+    task_.cancel();
+    statusLabel_->setText(tr("Cancelled; the chart shows the previous result"));
+    updateControls();
+    emit cancelled();
 }
 
-void ShapleyPanel::poll() {
-    if (!job_)
-        return;
-    const double fraction = job_->progress();
+void ShapleyPanel::showProgress(double fraction) {
+    progress_ = fraction;
     progressBar_->setValue(int(fraction * 1000));
     emit progressChanged(fraction);
 }
 
-void ShapleyPanel::onJobEnded() {
-    if (!job_ || job_->state() == ShapleyJob::State::Running)
-        return;
-    job_->wait();
-    pollTimer_->stop();
-    poll();
-    switch (job_->state()) {
-    case ShapleyJob::State::Finished: {
-        const AttributionReport& report = job_->report();
-        view_->setConfigNames(baselineName(), targetName());
-        view_->setReport(report);
-        const QString selected = programBox_->currentText();
-        programBox_->blockSignals(true);
-        programBox_->clear();
-        for (const auto& p : report.programs)
-            programBox_->addItem(QString::fromStdString(p.program));
-        if (programBox_->findText(selected) >= 0)
-            programBox_->setCurrentText(selected);
-        programBox_->blockSignals(false);
-        view_->setProgram(programBox_->currentText());
-        std::size_t active = 0;
-        for (const auto& p : report.programs.empty() ? std::vector<PlayerAttribution>{}
-                                                     : report.programs.front().total.players)
-            active += p.active ? 1 : 0;
-        statusLabel_->setText(tr("%1 \u2192 %2: %3 over %4 players that differ, %5 programs")
-                                  .arg(baselineName(), targetName(),
-                                       QString::fromUtf8(methodName(report.method).data()))
-                                  .arg(active)
-                                  .arg(report.programs.size()));
-        updateControls();
-        emit finished();
-        return;
-    }
-    case ShapleyJob::State::Cancelled:
-        statusLabel_->setText(tr("Cancelled; the chart shows the previous result"));
-        updateControls();
-        emit cancelled();
-        return;
-    default: {
-        const QString message = QString::fromStdString(job_->error());
-        statusLabel_->setText(tr("Failed: %1").arg(message));
-        updateControls();
-        emit failed(message);
-        return;
-    }
-    }
+void ShapleyPanel::showFailure(const QString& message) {
+    statusLabel_->setText(tr("Failed: %1").arg(message));
+    updateControls();
+    emit failed(message);
+}
+
+void ShapleyPanel::showReport(const AttributionReport& report) {
+    showProgress(1.0);
+    view_->setConfigNames(baselineName(), targetName());
+    view_->setReport(report);
+    const QString selected = programBox_->currentText();
+    programBox_->blockSignals(true);
+    programBox_->clear();
+    for (const auto& p : report.programs)
+        programBox_->addItem(QString::fromStdString(p.program));
+    if (programBox_->findText(selected) >= 0)
+        programBox_->setCurrentText(selected);
+    programBox_->blockSignals(false);
+    view_->setProgram(programBox_->currentText());
+    std::size_t active = 0;
+    for (const auto& p : report.programs.empty() ? std::vector<PlayerAttribution>{}
+                                                 : report.programs.front().total.players)
+        active += p.active ? 1 : 0;
+    statusLabel_->setText(
+        tr("%1 \u2192 %2: %3 over %4 players that differ, %5 programs")
+            .arg(baselineName(), targetName(), QString::fromUtf8(methodName(report.method).data()))
+            .arg(active)
+            .arg(report.programs.size()));
+    updateControls();
+    emit finished();
 }
 
 void ShapleyPanel::selectProgram(const QString& program) {

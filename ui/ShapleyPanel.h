@@ -1,7 +1,8 @@
 #pragma once
 
+#include "BackgroundTask.h"
+#include "attribution/AttributionReport.h"
 #include "attribution/PlayerSet.h"
-#include "explore/ShapleyJob.h"
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
 
@@ -14,7 +15,6 @@ class QComboBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
-class QTimer;
 
 namespace concorde {
 class DatabasePredictor;
@@ -27,10 +27,11 @@ class ShapleyView;
 /// The Shapley view with its controls: baseline and target pickers (the session's baseline or
 /// current sliders, or any preset), per-program / per-region mode with a program picker (and,
 /// while the phase drill-down has chosen one, the single-region mode), a Compute button, and while
-/// a run is going a progress bar and a Cancel button. The run is a ShapleyJob (a background thread,
-/// TBB inside); the panel polls its progress and shows the report when it finishes. It knows
-/// nothing of the Session: the main window feeds it the predictor, the presets and the current
-/// configurations.
+/// a run is going a progress bar and a Cancel button. The run is ShapleyJob::run (TBB inside) in a
+/// BackgroundTask: its JobControl reports the progress and takes the cancel, and the panel shows
+/// the report when it arrives. Destroying the panel cancels a run and waits for it to stop. It
+/// knows nothing of the Session: the main window feeds it the predictor, the presets and the
+/// current configurations.
 class ShapleyPanel : public QWidget {
     Q_OBJECT
 
@@ -73,7 +74,8 @@ public:
 public slots:
     /// Starts an attribution of every program with the chosen baseline and target.
     void start();
-    /// Cancels the running attribution.
+    /// Cancels the running attribution: it stops at its next batch and its result is dropped; the
+    /// chart keeps the previous one. Emits cancelled().
     void cancel();
 
 signals:
@@ -87,8 +89,9 @@ signals:
 private:
     void fillPickers();
     void updateControls();
-    void poll();
-    void onJobEnded();
+    void showProgress(double fraction);
+    void showReport(const AttributionReport& report);
+    void showFailure(const QString& message);
     void showModeControls();
     /// Removes the single-region mode (no region chosen any more).
     void dropRegionMode();
@@ -100,7 +103,8 @@ private:
     CoreConfig sessionBaseline_;
     CoreConfig sessionTarget_;
     PlayerSet players_ = PlayerSet::defaultGroups();
-    std::unique_ptr<ShapleyJob> job_;
+    BackgroundTask task_{BackgroundTask::Mode::Latest};
+    double progress_ = 0.0;
 
     QComboBox* baselineBox_ = nullptr;
     QComboBox* targetBox_ = nullptr;
@@ -111,7 +115,6 @@ private:
     QProgressBar* progressBar_ = nullptr;
     QLabel* statusLabel_ = nullptr;
     ShapleyView* view_ = nullptr;
-    QTimer* pollTimer_ = nullptr;
 };
 
 } // namespace concorde::ui

@@ -1,7 +1,7 @@
 #include "Theme.h"
 
 #include <QApplication>
-#include <qcustomplot.h>
+#include <QStyle>
 
 namespace concorde::ui {
 namespace {
@@ -179,38 +179,6 @@ void Theme::applyToApplication() const {
         QApplication::setStyle(QStringLiteral("Fusion"));
     QApplication::setPalette(palette());
     QApplication::setFont(font());
-}
-
-void Theme::stylePlot(QCustomPlot& plot) const {
-    plot.setBackground(QBrush(background()));
-    const QColor fg = foreground();
-    const QColor muted = mutedForeground();
-    const double axisWidth = projector_ ? 2.0 : 1.0;
-    const QFont tickFont = font();
-    const QFont labelFont = font(1.0, projector_);
-    for (QCPAxisRect* rect : plot.axisRects()) {
-        rect->setBackground(QBrush(background()));
-        for (QCPAxis* axis : rect->axes()) {
-            axis->setBasePen(QPen(fg, axisWidth));
-            axis->setTickPen(QPen(fg, axisWidth));
-            axis->setSubTickPen(QPen(fg, axisWidth * 0.75));
-            axis->setTickLabelColor(fg);
-            axis->setLabelColor(muted);
-            axis->setTickLabelFont(tickFont);
-            axis->setLabelFont(labelFont);
-            axis->setSelectedTickLabelFont(tickFont);
-            axis->setSelectedLabelFont(labelFont);
-            axis->grid()->setPen(QPen(gridLine(), projector_ ? 1.5 : 1.0, Qt::DotLine));
-            axis->grid()->setSubGridPen(Qt::NoPen);
-            axis->grid()->setZeroLinePen(QPen(gridLine(), axisWidth));
-        }
-    }
-    if (plot.legend) {
-        plot.legend->setFont(tickFont);
-        plot.legend->setTextColor(fg);
-        plot.legend->setBrush(QBrush(background()));
-        plot.legend->setBorderPen(QPen(gridLine(), axisWidth));
-    }
 }
 
 } // namespace concorde::ui

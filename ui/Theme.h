@@ -8,8 +8,6 @@
 #include <array>
 #include <optional>
 
-class QCustomPlot;
-
 namespace concorde::ui {
 
 /// How the explorer looks: a light or dark colour scheme, and projector mode (large fonts, thick
@@ -73,9 +71,6 @@ public:
     /// Sets the application's style (Fusion, so palettes apply alike everywhere), palette and
     /// font. Call on changed().
     void applyToApplication() const;
-    /// Background, axes, tick labels, grid and legend of `plot` in the current scheme and sizes.
-    /// Chart views call it after building the plot and on changed(); data colours stay theirs.
-    void stylePlot(QCustomPlot& plot) const;
 
 signals:
     void changed();

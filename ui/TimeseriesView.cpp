@@ -194,6 +194,28 @@ void plotWindows(QCPGraph* graph, std::span<const float> values, std::size_t fir
 /// Pixels per bucket where windows are summarised.
 constexpr double kBucketPixels = 2;
 
+// Layout of the chart (pixels are at font scale 1 and grow with the theme's fonts).
+/// Height of the binding band under the plot, and its gap to the plot.
+constexpr int kBandHeight = 34;
+constexpr int kBandSpacing = 4;
+/// Region names go on the top axis up to this many regions (beyond, they would be unreadable).
+constexpr std::size_t kMaxNamedRegions = 64;
+/// Region names' font, relative to the theme's.
+constexpr double kRegionNameFont = 0.9;
+/// The empty chart's axes: windows and IPC.
+constexpr double kEmptyWindows = 250;
+constexpr double kEmptyIpc = 4;
+
+// The IPC axis (log scale) spans the lowest bound or simulated IPC (÷ kLowMargin) up to the
+// highest the minimum (× kMinimumHeadroom) or the simulation (× kReferenceHeadroom) reaches, at
+// least kMinDecades above the lowest and at most kMaxIpc: the resources' much higher bounds
+// where they do not bind are cut off.
+constexpr double kLowMargin = 1.3;
+constexpr double kMinimumHeadroom = 3.0;
+constexpr double kReferenceHeadroom = 1.5;
+constexpr double kMinDecades = 10.0;
+constexpr double kMaxIpc = 64.0 * 1.3;
+
 } // namespace
 
 TimeseriesView::TimeseriesView(QWidget* parent)
@@ -379,25 +401,41 @@ void TimeseriesView::rebuild() {
         rangeWindows_ = 0;
         rangeLabel_.clear();
         x->setLabel(tr("Window"));
-        x->setRange(0, 250);
-        y->setRange(0, 4);
+        x->setRange(0, kEmptyWindows);
+        y->setRange(0, kEmptyIpc);
         showEmptyMessage();
         plot()->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
-    const RegionBoundsSeries& s = *series_;
-    const std::size_t n = s.windows();
+    setUpWindowAxis(x, y);
+    addBoundGraphs(x, y);
+    addReferenceGraph(x, y);
+    fitIpcAxis(y);
+    addRegionBoundaries(x, y);
+    addRegionNames(rect);
+    addBindingBand(rect);
+    setNotes();
+    plotted_ = {}; // all graphs and the band exist now: plot them
+    updatePlotted();
+    tracer_ = addHoverTracer(x, y);
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
 
-    // Main plot: log IPC axis, windows on x (tick labels on the band below).
+void TimeseriesView::setUpWindowAxis(QCPAxis* x, QCPAxis* y) {
+    // Log IPC axis, windows on x (tick labels on the band below).
+    const std::size_t n = series_->windows();
     y->setScaleType(QCPAxis::stLogarithmic);
     x->setTickLabels(false);
-    if (n != rangeWindows_ || s.label() != rangeLabel_)
+    // A new series of the same program or region (a slider step) keeps the user's zoom.
+    if (n != rangeWindows_ || series_->label() != rangeLabel_)
         x->setRange(-0.5, double(n) - 0.5);
     rangeWindows_ = n;
-    rangeLabel_ = s.label();
+    rangeLabel_ = series_->label();
+}
 
-    // The graphs; their pens, line styles and data follow the level of detail (updatePlotted).
-    for (std::size_t r = 0; r < s.resourceCount(); ++r) {
+void TimeseriesView::addBoundGraphs(QCPAxis* x, QCPAxis* y) {
+    // Their pens, line styles and data follow the level of detail (updatePlotted).
+    for (std::size_t r = 0; r < series_->resourceCount(); ++r) {
         QCPGraph* graph = new WindowGraph(x, y);
         graph->setName(resourceName(int(r)));
         graphs_.push_back(graph);
@@ -421,89 +459,103 @@ void TimeseriesView::rebuild() {
     range_->setLineStyle(QCPGraph::lsLine);
     range_->setAdaptiveSampling(false);       // three points per bar are what it draws
     range_->setLayer(QStringLiteral("grid")); // under the resources, over the grid
+}
+
+void TimeseriesView::addReferenceGraph(QCPAxis* x, QCPAxis* y) {
+    if (std::none_of(reference_.begin(), reference_.end(), [](float v) { return !std::isnan(v); }))
+        return;
+    referenceGraph_ = new WindowGraph(x, y);
+    // The legend stays short; which simulation it is goes in the caption (setNotes).
+    referenceGraph_->setName(tr("Simulated IPC"));
+    referenceGraph_->setLayer(QStringLiteral("highlight"));
+    // Dashed even when summarised: solid grey would pass for a resource.
+    referenceGraph_->setPen(
+        QPen(theme().reference, theme().lineWidth, Qt::DashLine, Qt::FlatCap, Qt::MiterJoin));
+}
+
+void TimeseriesView::fitIpcAxis(QCPAxis* y) {
     double low = std::numeric_limits<double>::infinity(), highMinimum = 0, highReference = 0;
-    for (const float v : s.minimum()) {
+    for (const float v : series_->minimum()) {
         low = std::min(low, floored(v));
         highMinimum = std::max(highMinimum, floored(v));
     }
-
-    const bool anyReference =
-        std::any_of(reference_.begin(), reference_.end(), [](float v) { return !std::isnan(v); });
-    if (anyReference) {
-        referenceGraph_ = new WindowGraph(x, y);
-        // The legend stays short; which simulation it is goes under the axis (see below).
-        referenceGraph_->setName(tr("Simulated IPC"));
-        referenceGraph_->setLayer(QStringLiteral("highlight"));
-        // Dashed even when summarised: solid grey would pass for a resource.
-        referenceGraph_->setPen(
-            QPen(theme().reference, theme().lineWidth, Qt::DashLine, Qt::FlatCap, Qt::MiterJoin));
-        for (std::size_t w = 0; w < std::min(n, reference_.size()); ++w)
+    if (referenceGraph_)
+        for (std::size_t w = 0; w < std::min(series_->windows(), reference_.size()); ++w)
             if (!std::isnan(reference_[w])) {
                 low = std::min(low, floored(reference_[w]));
                 highReference = std::max(highReference, floored(reference_[w]));
             }
-    }
     const double upper =
-        std::min(64.0 * 1.3, std::max({highMinimum * 3.0, highReference * 1.5, low * 10.0}));
-    y->setRange(low / 1.3, upper);
+        std::min(kMaxIpc, std::max({highMinimum * kMinimumHeadroom,
+                                    highReference * kReferenceHeadroom, low * kMinDecades}));
+    y->setRange(low / kLowMargin, upper);
     y->setTicker(logTicker(y, y->range().lower, y->range().upper));
+}
 
-    // Region boundaries: dotted vertical lines across the plot, one graph drawn in one batch
-    // (63 straight-line items took 1 ms a replot).
-    const auto& starts = s.segmentStarts();
-    if (starts.size() > 1) {
-        auto* boundaries = new WindowGraph(x, y);
-        boundaries->setObjectName(QStringLiteral("region_boundaries"));
-        boundaries->removeFromLegend();
-        boundaries->setAdaptiveSampling(false);
-        boundaries->setLayer(QStringLiteral("highlight")); // over the shade under the minimum
-        boundaries->setPen(QPen(theme().foreground, 1, Qt::DotLine, Qt::FlatCap));
-        QVector<QCPGraphData> ends;
-        for (std::size_t k = 1; k < starts.size(); ++k) {
-            const double key = double(starts[k]) - 0.5;
-            ends << QCPGraphData(key, y->range().lower / 2) << QCPGraphData(key, upper * 2)
-                 << QCPGraphData(key, std::numeric_limits<double>::quiet_NaN());
-        }
-        boundaries->data()->set(ends, true);
+void TimeseriesView::addRegionBoundaries(QCPAxis* x, QCPAxis* y) {
+    // Dotted vertical lines across the plot, one graph drawn in one batch (63 straight-line
+    // items took 1 ms a replot).
+    const auto& starts = series_->segmentStarts();
+    if (starts.size() <= 1)
+        return;
+    auto* boundaries = new WindowGraph(x, y);
+    boundaries->setObjectName(QStringLiteral("region_boundaries"));
+    boundaries->removeFromLegend();
+    boundaries->setAdaptiveSampling(false);
+    boundaries->setLayer(QStringLiteral("highlight")); // over the shade under the minimum
+    boundaries->setPen(QPen(theme().foreground, 1, Qt::DotLine, Qt::FlatCap));
+    QVector<QCPGraphData> ends;
+    for (std::size_t k = 1; k < starts.size(); ++k) {
+        const double key = double(starts[k]) - 0.5;
+        ends << QCPGraphData(key, y->range().lower / 2) << QCPGraphData(key, y->range().upper * 2)
+             << QCPGraphData(key, std::numeric_limits<double>::quiet_NaN());
     }
+    boundaries->data()->set(ends, true);
+}
 
-    // Region names on the top axis, centred on their windows.
-    if (starts.size() > 1 && starts.size() <= 64) {
-        QCPAxis* top = rect->axis(QCPAxis::atTop);
-        top->setVisible(true);
-        top->setTicks(true);
-        top->setTickLabels(true);
-        top->setTickLength(0, 0);
-        top->setSubTicks(false);
-        top->grid()->setVisible(false);
-        top->setBasePen(Qt::NoPen);
-        QStringList names;
-        QVector<double> centres;
-        for (std::size_t k = 0; k < starts.size(); ++k) {
-            const std::size_t end = k + 1 < starts.size() ? starts[k + 1] : n;
-            QString name = QString::fromStdString(s.segmentLabels()[k]);
-            const int space = int(name.lastIndexOf(QLatin1Char(' ')));
-            if (space >= 0 && name.startsWith(QString::fromStdString(s.label())))
-                name = QStringLiteral("r") + name.mid(space + 1);
-            names.push_back(name);
-            centres.push_back(0.5 * double(starts[k] + end) - 0.5);
-        }
-        top->setTicker(sequenceTicker(top, names, centres));
-        top->setRange(x->range());
-        top->setTickLabelFont(theme().font(0.9));
-        connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), top,
-                qOverload<const QCPRange&>(&QCPAxis::setRange), Qt::UniqueConnection);
+void TimeseriesView::addRegionNames(QCPAxisRect* rect) {
+    // On the top axis, centred on their windows: "r3" for region 3 of the program shown.
+    const auto& starts = series_->segmentStarts();
+    if (starts.size() <= 1 || starts.size() > kMaxNamedRegions)
+        return;
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
+    QCPAxis* top = rect->axis(QCPAxis::atTop);
+    top->setVisible(true);
+    top->setTicks(true);
+    top->setTickLabels(true);
+    top->setTickLength(0, 0);
+    top->setSubTicks(false);
+    top->grid()->setVisible(false);
+    top->setBasePen(Qt::NoPen);
+    QStringList names;
+    QVector<double> centres;
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        const std::size_t end = k + 1 < starts.size() ? starts[k + 1] : series_->windows();
+        QString name = QString::fromStdString(series_->segmentLabels()[k]);
+        const int space = int(name.lastIndexOf(QLatin1Char(' ')));
+        if (space >= 0 && name.startsWith(QString::fromStdString(series_->label())))
+            name = QStringLiteral("r") + name.mid(space + 1);
+        names.push_back(name);
+        centres.push_back(0.5 * double(starts[k] + end) - 0.5);
     }
+    top->setTicker(sequenceTicker(top, names, centres));
+    top->setRange(x->range());
+    top->setTickLabelFont(theme().font(kRegionNameFont));
+    connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), top,
+            qOverload<const QCPRange&>(&QCPAxis::setRange), Qt::UniqueConnection);
+}
 
-    // The band below: the binding resource per plotted window or bucket.
+void TimeseriesView::addBindingBand(QCPAxisRect* rect) {
+    // Under the plot, sharing its window axis: the binding resource per plotted window or bucket.
+    QCPAxis* x = rect->axis(QCPAxis::atBottom);
     bandRect_ = new QCPAxisRect(plot());
     body()->addElement(1, 0, bandRect_);
     styleAxisRect(bandRect_);
-    const int bandHeight = int(34 * theme().fontScale);
+    const int bandHeight = int(kBandHeight * theme().fontScale);
     bandRect_->setMinimumSize(0, bandHeight);
     bandRect_->setMaximumSize(QWIDGETSIZE_MAX, bandHeight);
     body()->setRowStretchFactor(1, 0.001);
-    body()->setRowSpacing(int(4 * theme().fontScale));
+    body()->setRowSpacing(int(kBandSpacing * theme().fontScale));
     auto* group = new QCPMarginGroup(plot());
     rect->setMarginGroup(QCP::msLeft | QCP::msRight, group);
     bandRect_->setMarginGroup(QCP::msLeft | QCP::msRight, group);
@@ -517,13 +569,6 @@ void TimeseriesView::rebuild() {
     bx->grid()->setVisible(false);
     bx->setRange(x->range());
     bx->setLabel(tr("Window (%1 instructions each)").arg(windowSize_));
-    // The rest of the explanation goes in the caption, which wraps to the chart's width.
-    QStringList notes;
-    if (starts.size() > 1)
-        notes.push_back(tr("Dotted lines separate regions."));
-    if (referenceGraph_ && !referenceDescription_.isEmpty())
-        notes.push_back(tr("Simulated IPC: %1.").arg(referenceDescription_));
-    setCaption(notes.join(QLatin1Char(' ')));
     bandRect_->setRangeDrag(Qt::Horizontal);
     bandRect_->setRangeZoom(Qt::Horizontal);
     connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), bx,
@@ -537,7 +582,7 @@ void TimeseriesView::rebuild() {
     band_->removeFromLegend();
     band_->setInterpolate(false);
     band_->setAntialiased(false); // no smoothing between windows, and a much cheaper scale
-    const int resources = int(s.resourceCount());
+    const int resources = int(series_->resourceCount());
     QCPColorGradient colours;
     colours.clearColorStops();
     colours.setLevelCount(std::max(resources, 2));
@@ -546,11 +591,16 @@ void TimeseriesView::rebuild() {
                                theme().palette.colour(r));
     band_->setGradient(colours);
     band_->setDataRange(QCPRange(0, std::max(resources - 1, 1)));
+}
 
-    plotted_ = {}; // all graphs and the band exist now: plot them
-    updatePlotted();
-    tracer_ = addHoverTracer(x, y);
-    plot()->replot(QCustomPlot::rpQueuedReplot);
+void TimeseriesView::setNotes() {
+    // What the legend and axes do not say, in the caption, which wraps to the chart's width.
+    QStringList notes;
+    if (series_->segmentStarts().size() > 1)
+        notes.push_back(tr("Dotted lines separate regions."));
+    if (referenceGraph_ && !referenceDescription_.isEmpty())
+        notes.push_back(tr("Simulated IPC: %1.").arg(referenceDescription_));
+    setCaption(notes.join(QLatin1Char(' ')));
 }
 
 QString TimeseriesView::hoverTextAt(const QPointF& pos) {

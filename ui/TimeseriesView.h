@@ -86,6 +86,24 @@ private:
     /// visible windows; nothing when they are what is plotted already).
     void updatePlotted();
 
+    // The parts rebuild() makes, in order, for a series with data.
+    /// Log IPC on `y`; the windows' range on `x` unless the same series is zoomed.
+    void setUpWindowAxis(QCPAxis* x, QCPAxis* y);
+    /// One graph per resource, the minimum and the minimum's range per bucket.
+    void addBoundGraphs(QCPAxis* x, QCPAxis* y);
+    /// The simulated IPC overlay, when any window has one.
+    void addReferenceGraph(QCPAxis* x, QCPAxis* y);
+    /// The IPC range: what binds and what was simulated, not the loose bounds above.
+    void fitIpcAxis(QCPAxis* y);
+    /// Dotted lines between the regions of a program.
+    void addRegionBoundaries(QCPAxis* x, QCPAxis* y);
+    /// The regions' names on the top axis of `rect`.
+    void addRegionNames(QCPAxisRect* rect);
+    /// The band of binding resources under `rect`, sharing its window axis.
+    void addBindingBand(QCPAxisRect* rect);
+    /// The caption: region separators and which simulation the overlay is.
+    void setNotes();
+
     QString columnName(int resource) const;
     /// Segment of window `w` (index into segmentStarts()).
     std::size_t segmentOf(std::size_t w) const;

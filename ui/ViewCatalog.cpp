@@ -1,72 +1,63 @@
 #include "ViewCatalog.h"
 
 #include "CdfPage.h"
-#include "CdfView.h"
-#include "OverviewView.h"
+#include "OverviewPage.h"
 #include "PhasesPage.h"
-#include "PhasesView.h"
 #include "ShapleyPage.h"
-#include "ShapleyView.h"
 #include "TimeseriesPage.h"
-#include "TimeseriesView.h"
+
+#include <QObject>
 
 namespace concorde::ui {
-
 ViewCatalog ViewCatalog::standard() {
     ViewCatalog catalog;
-    catalog.add({QStringLiteral("overview"),
+    catalog.add({QStringLiteral("overview"), QObject::tr("Overview"),
                  QStringLiteral("every program's CPI, target vs baseline"),
-                 [](Session& session) -> QWidget* { return new OverviewView(session); },
-                 [](QWidget* view) { return static_cast<OverviewView*>(view)->plot(); },
-                 [](QWidget* view) { return static_cast<OverviewView*>(view)->csv(); }});
-    const auto chartPlot = [](QWidget* view) {
-        return static_cast<ChartPage*>(view)->chartView()->plot();
-    };
-    const auto chartCsv = [](QWidget* view) {
-        return static_cast<ChartPage*>(view)->chartView()->dataTable().toCsv();
-    };
+                 [](const ViewContext& c) -> ViewPage* { return new OverviewPage(c.session); }});
     catalog.add(
-        {QStringLiteral("cdf"), QStringLiteral("throughput CDF per resource of the program"),
-         [](Session& session) -> QWidget* { return new CdfPage(session); }, chartPlot, chartCsv});
-    catalog.add({QStringLiteral("timeseries"),
+        {QStringLiteral("cdf"), QObject::tr("Throughput CDFs"),
+         QStringLiteral("throughput CDF per resource of the program"),
+         [](const ViewContext& c) -> ViewPage* { return new CdfPage(c.session, c.bounds); }});
+    catalog.add({QStringLiteral("timeseries"), QObject::tr("Bound timeseries"),
                  QStringLiteral("per-window bounds of the program, binding resource band"),
-                 [](Session& session) -> QWidget* { return new TimeseriesPage(session); },
-                 chartPlot, chartCsv});
-    catalog.add({QStringLiteral("shapley"),
+                 [](const ViewContext& c) -> ViewPage* {
+                     return new TimeseriesPage(c.session, c.bounds);
+                 }});
+    catalog.add({QStringLiteral("shapley"), QObject::tr("Shapley attribution"),
                  QStringLiteral("Shapley attribution of baseline -> target per program"),
-                 [](Session& session) -> QWidget* {
-                     auto* page = new ShapleyPage(session, {});
-                     page->computeNow();
+                 [](const ViewContext& c) -> ViewPage* {
+                     auto* page = new ShapleyPage(c.session, c.presets, c.bounds);
+                     if (!c.bounds) // headless: the report is the chart, computed now
+                         page->computeNow();
                      return page;
-                 },
-                 chartPlot, chartCsv});
-    catalog.add({QStringLiteral("phases"),
-                 QStringLiteral("the program's regions coloured by phase, predicted CPI"),
-                 [](Session& session) -> QWidget* { return new PhasesPage(session); }, chartPlot,
-                 chartCsv});
+                 }});
+    catalog.add(
+        {QStringLiteral("phases"), QObject::tr("Phases"),
+         QStringLiteral("the program's regions coloured by phase, predicted CPI"),
+         [](const ViewContext& c) -> ViewPage* { return new PhasesPage(c.session, c.bounds); }});
     return catalog;
 }
 
-void ViewCatalog::add(ExportableView view) {
-    for (ExportableView& existing : views_)
-        if (existing.name == view.name) {
+void ViewCatalog::add(ViewEntry view) {
+    for (ViewEntry& existing : views_)
+        if (existing.id == view.id) {
             existing = std::move(view);
             return;
         }
     views_.push_back(std::move(view));
 }
 
-const ExportableView* ViewCatalog::find(const QString& name) const {
-    for (const ExportableView& view : views_)
-        if (view.name == name)
+const ViewEntry* ViewCatalog::find(const QString& id) const {
+    for (const ViewEntry& view : views_)
+        if (view.id == id)
             return &view;
     return nullptr;
 }
 
 QStringList ViewCatalog::names() const {
     QStringList names;
-    for (const ExportableView& view : views_)
-        names << view.name;
+    for (const ViewEntry& view : views_)
+        names << view.id;
     return names;
 }
 

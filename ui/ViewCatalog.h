@@ -1,46 +1,55 @@
 #pragma once
 
+#include "params/Preset.h"
+
 #include <QString>
 #include <QStringList>
 #include <functional>
 #include <vector>
 
-class QCustomPlot;
-class QWidget;
-
 namespace concorde::ui {
 
+class ExplorerBounds;
 class Session;
+class ViewPage;
 
-/// A view that can be rendered to a file by name (the headless --export mode, "export all for
-/// review"): how to build it on a Session, which plot to render for PNG, SVG and PDF, and the
-/// plotted data as CSV.
-struct ExportableView {
-    QString name;        ///< on the command line: "overview", "cdf", ...
-    QString description; ///< one line for --help
-    /// Builds the view on `session` (which already holds a prediction); the caller owns it.
-    std::function<QWidget*(Session& session)> create;
-    /// The plot inside a view built by `create`.
-    std::function<QCustomPlot*(QWidget* view)> plot;
-    /// The plotted data of a view built by `create`, as CSV with a header line.
-    std::function<QString(QWidget* view)> csv;
+/// What a view is built on.
+struct ViewContext {
+    Session& session;
+    /// The per-window bounds the pages of a window share. nullptr: the page loads its own on the
+    /// calling thread and does its work there (the headless export).
+    ExplorerBounds* bounds = nullptr;
+    /// The presets offered as Shapley baseline and target.
+    std::vector<Preset> presets;
 };
 
-/// The table of exportable views, looked up by name. standard() holds the views this build
-/// has; each further view registers itself with one add() there.
+/// One view of the explorer: a tab of the window and a name for the headless export.
+struct ViewEntry {
+    QString id;          ///< on the command line and in exported file names: "overview", "cdf"...
+    QString title;       ///< the tab's title
+    QString description; ///< one line for --help
+    /// Builds the view's page (the caller owns it). The page is the export interface: its
+    /// chartView() is what every export writes, after ensureCurrent().
+    std::function<ViewPage*(const ViewContext& context)> create;
+};
+
+/// The registry of the explorer's views, in tab order: the main window makes one tab per entry,
+/// and `concorde-explorer --export ID` and `--help` know them by id. A new view is one entry in
+/// standard().
 class ViewCatalog {
 public:
-    /// Every view of the explorer that can be exported.
+    /// Every view of the explorer: overview, cdf, timeseries, shapley, phases.
     static ViewCatalog standard();
 
-    /// Adds `view`, replacing one of the same name.
-    void add(ExportableView view);
-    const ExportableView* find(const QString& name) const;
+    /// Adds `view`, replacing one of the same id.
+    void add(ViewEntry view);
+    const ViewEntry* find(const QString& id) const;
+    /// The ids, in order.
     QStringList names() const;
-    const std::vector<ExportableView>& views() const { return views_; }
+    const std::vector<ViewEntry>& views() const { return views_; }
 
 private:
-    std::vector<ExportableView> views_;
+    std::vector<ViewEntry> views_;
 };
 
 } // namespace concorde::ui

@@ -6,6 +6,7 @@
 #include "Session.h"
 #include "Theme.h"
 #include "ViewCatalog.h"
+#include "ViewTabs.h"
 #include "params/PresetLibrary.h"
 
 #include <QApplication>
@@ -69,7 +70,7 @@ void configureParser(QCommandLineParser& parser, const Options& options) {
     const concorde::ui::ViewCatalog catalog = concorde::ui::ViewCatalog::standard();
     QString views;
     for (const auto& view : catalog.views())
-        views += QStringLiteral("  %1  %2\n").arg(view.name, -10).arg(view.description);
+        views += QStringLiteral("  %1  %2\n").arg(view.id, -10).arg(view.description);
     parser.setApplicationDescription(
         QStringLiteral(
             "Interactive CPU microarchitecture exploration with analytical-ML CPI models.\n\n"
@@ -194,13 +195,8 @@ int main(int argc, char** argv) {
     if (!request.program.isEmpty())
         session.setProgram(request.program);
     concorde::ui::MainWindow window(session, presets);
-    if (parser.isSet(options.view)) {
-        // Tab object names: view_overview, view_cdfs, view_timeseries, view_shapley, view_phases.
-        QString view = parser.value(options.view);
-        if (view == QLatin1String("cdf"))
-            view = QStringLiteral("cdfs");
-        session.setView(QStringLiteral("view_") + view);
-    }
+    if (parser.isSet(options.view))
+        window.views().showView(parser.value(options.view)); // a ViewCatalog id
     window.show();
 
     if (!request.database.isEmpty())

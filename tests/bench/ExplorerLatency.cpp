@@ -33,8 +33,9 @@
 #include "ChartView.h"
 #include "ExplorerBounds.h"
 #include "MainWindow.h"
-#include "OverviewView.h"
 #include "Session.h"
+#include "ViewPage.h"
+#include "ViewTabs.h"
 #include "explore/ExplorerModel.h"
 #include "explore/ReferenceIpc.h"
 #include "explore/ReferenceIpcCache.h"
@@ -233,37 +234,25 @@ int main(int argc, char** argv) {
         return 1;
     };
     auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
-    auto* overview = window.findChild<ui::OverviewView*>(QStringLiteral("view_overview"));
     auto* label = window.findChild<QLabel*>(QStringLiteral("cpi_label"));
     auto* slider = window.findChild<QSlider*>(QStringLiteral("slider_rob"));
-    if (!tabs || !overview || !label || !slider)
-        return fail("the window lacks view_tabs, view_overview, cpi_label or slider_rob");
+    if (!tabs || !label || !slider)
+        return fail("the window lacks view_tabs, cpi_label or slider_rob");
 
     std::vector<Tab> selected;
     for (const QString& name : tabNames) {
         Tab tab;
         tab.name = name;
-        if (name == QLatin1String("overview")) {
-            tab.page = overview;
-            tab.plot = overview->plot();
-            tab.followsPrediction = true;
-        } else {
-            const std::map<QString, QString> objectNames = {
-                {QStringLiteral("cdf"), QStringLiteral("view_cdfs")},
-                {QStringLiteral("timeseries"), QStringLiteral("view_timeseries")},
-                {QStringLiteral("phases"), QStringLiteral("view_phases")}};
-            const auto found = objectNames.find(name);
-            const QString objectName = found == objectNames.end() ? QString() : found->second;
-            tab.chartPage =
-                objectName.isEmpty() ? nullptr : window.findChild<ui::ChartPage*>(objectName);
-            if (!tab.chartPage) {
-                std::fprintf(stderr, "explorer_latency: unknown tab '%s'\n", qPrintable(name));
-                return usage();
-            }
-            tab.page = tab.chartPage;
-            tab.plot = tab.chartPage->chartView()->plot();
-            tab.boundsView = qobject_cast<ui::BoundsChartView*>(tab.chartPage->chartView());
+        ui::ViewPage* page = window.views().page(name); // by the view registry's id
+        if (!page) {
+            std::fprintf(stderr, "explorer_latency: unknown tab '%s'\n", qPrintable(name));
+            return usage();
         }
+        tab.page = page;
+        tab.plot = page->chartView()->plot();
+        tab.chartPage = qobject_cast<ui::ChartPage*>(page);
+        tab.followsPrediction = tab.chartPage == nullptr; // the overview
+        tab.boundsView = qobject_cast<ui::BoundsChartView*>(page->chartView());
         selected.push_back(tab);
     }
 

@@ -4,7 +4,7 @@
 #include "HeadlessExport.h"
 
 #include "../support/TinyExplorerDatabase.h"
-#include "PlotFileWriter.h"
+#include "ChartExporter.h"
 #include "ViewCatalog.h"
 #include "params/PresetLibrary.h"
 
@@ -88,12 +88,16 @@ private slots:
         // The PNG has the requested size.
         const QImage png(file(QStringLiteral("overview.png")));
         QCOMPARE(png.size(), QSize(800, 500));
-        // Dark projector rendering works too (and is mostly dark).
+        // Dark rendering works too (and is mostly dark); projector mode draws the overview as
+        // every chart, on the projector's light background, whatever the scheme.
         HeadlessExport::Request dark = request(file(QStringLiteral("dark.png")));
         dark.theme = QStringLiteral("dark");
-        dark.projector = true;
         QCOMPARE(run(dark), 0);
         QVERIFY(QImage(dark.output).pixelColor(2, 2).lightness() < 60);
+        dark.projector = true;
+        dark.output = file(QStringLiteral("projector.png"));
+        QCOMPARE(run(dark), 0);
+        QVERIFY(QImage(dark.output).pixelColor(2, 2).lightness() > 200);
     }
 
     void csvHasTheExpectedColumns() {
@@ -167,10 +171,10 @@ private slots:
     void sizesAndFormatsParse() {
         QCOMPARE(HeadlessExport::parseSize(QStringLiteral("1920x1080")), QSize(1920, 1080));
         QVERIFY(!HeadlessExport::parseSize(QStringLiteral("big")).isValid());
-        using F = ui::PlotFileWriter::Format;
-        QCOMPARE(ui::PlotFileWriter::formatOf(QStringLiteral("a/B.PNG")), F::Png);
-        QCOMPARE(ui::PlotFileWriter::formatOf(QStringLiteral("x.svg")), F::Svg);
-        QVERIFY(!ui::PlotFileWriter::formatOf(QStringLiteral("x.jpeg")).has_value());
+        using F = ui::ChartExporter::Format;
+        QCOMPARE(ui::ChartExporter::formatOf(QStringLiteral("a/B.PNG")), F::Png);
+        QCOMPARE(ui::ChartExporter::formatOf(QStringLiteral("x.svg")), F::Svg);
+        QVERIFY(!ui::ChartExporter::formatOf(QStringLiteral("x.jpeg")).has_value());
         QCOMPARE(catalog_.names(),
                  (QStringList{"overview", "cdf", "timeseries", "shapley", "phases"}));
     }

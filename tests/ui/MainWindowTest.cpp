@@ -2,11 +2,14 @@
 // and the status-bar summary. (With a database: ExplorerWindowTest.)
 #include "MainWindow.h"
 
-#include "ChartPage.h"
+#include "ChartView.h"
 #include "ConfigSummaryLabel.h"
 #include "EmptyStatePage.h"
 #include "ParameterPanel.h"
 #include "Session.h"
+#include "ViewCatalog.h"
+#include "ViewPage.h"
+#include "ViewTabs.h"
 #include "params/PresetLibrary.h"
 
 #include <QDockWidget>
@@ -24,6 +27,9 @@ using namespace concorde;
 using concorde::ui::EmptyStatePage;
 using concorde::ui::MainWindow;
 using concorde::ui::Session;
+using concorde::ui::ViewCatalog;
+using concorde::ui::ViewEntry;
+using concorde::ui::ViewPage;
 
 namespace {
 
@@ -135,8 +141,8 @@ private slots:
             names << tabs->tabText(i);
         QCOMPARE(names, (QStringList{"Overview", "Throughput CDFs", "Bound timeseries",
                                      "Shapley attribution", "Phases"}));
-        for (int i = 1; i < tabs->count(); ++i)
-            QVERIFY(qobject_cast<concorde::ui::ChartPage*>(tabs->widget(i)));
+        for (int i = 0; i < tabs->count(); ++i)
+            QVERIFY(qobject_cast<ViewPage*>(tabs->widget(i)));
 
         auto* dock = window.findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
         QVERIFY(dock && dock->isVisible());
@@ -179,19 +185,32 @@ private slots:
         QCOMPARE(stack->currentWidget()->objectName(), QStringLiteral("empty_no_database"));
     }
 
-    void addViewTabReplacesThePlaceholder() {
+    // The tabs are the view registry's entries, in its order and with its titles; each is a
+    // page with a chart, reachable by id, and the session's view follows the current tab.
+    void everyCatalogEntryIsATab() {
         Session session;
         MainWindow window(session, presets_);
+        const ViewCatalog catalog = ViewCatalog::standard();
         auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
-        auto* view = new QLabel(QStringLiteral("a real view"));
-        view->setObjectName(QStringLiteral("view_shapley_real"));
-        const int index = window.addViewTab(view, QStringLiteral("Shapley attribution"));
-        QCOMPARE(index, 3);
-        QCOMPARE(tabs->widget(3), view);
-        QCOMPARE(tabs->count(), 5);
-        const int added = window.addViewTab(new QLabel, QStringLiteral("Something new"));
-        QCOMPARE(added, 5);
-        QCOMPARE(tabs->count(), 6);
+        QCOMPARE(tabs->count(), int(catalog.views().size()));
+        QCOMPARE(window.views().pages().size(), tabs->count());
+        for (int i = 0; i < tabs->count(); ++i) {
+            const ViewEntry& entry = catalog.views()[std::size_t(i)];
+            ViewPage* page = window.views().page(entry.id);
+            QVERIFY2(page, qPrintable(entry.id));
+            QCOMPARE(tabs->widget(i), page);
+            QCOMPARE(tabs->tabText(i), entry.title);
+            QVERIFY(page->chartView());
+            QVERIFY(window.views().showView(entry.id));
+            QCOMPARE(window.views().currentId(), entry.id);
+            QCOMPARE(session.view(), page->objectName());
+            QCOMPARE(window.currentChart(), page->chartView());
+        }
+        QVERIFY(!window.views().showView(QStringLiteral("histogram")));
+        QVERIFY(window.findChildren<EmptyStatePage*>(QString()).size() == 1); // no database only
+        // A view chosen through the session (a loaded session file) shows its tab.
+        session.setView(window.views().page(QStringLiteral("phases"))->objectName());
+        QCOMPARE(window.views().currentId(), QStringLiteral("phases"));
     }
 
     void statusBarSummarisesTargetAndBaseline() {

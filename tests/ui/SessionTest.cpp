@@ -5,9 +5,9 @@
 #include "../support/TinyExplorerDatabase.h"
 #include "Theme.h"
 #include "common/ConcordeError.h"
-#include "params/PresetLibrary.h"
 #include "explore/ConfigChecker.h"
 #include "explore/ExplorerModel.h"
+#include "params/PresetLibrary.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -199,7 +199,7 @@ private slots:
         }
         QTRY_VERIFY(!session.isPredicting() && session.prediction() &&
                     session.prediction()->target == last);
-        QTest::qWait(50); // nothing else is on its way
+        // Nothing is running or waiting: no other prediction is on its way.
         QVERIFY2(predicted.count() <= 2, qPrintable(QString::number(predicted.count())));
         QCOMPARE(session.prediction()->target, last);
         const auto expected = session.explorer()->predict(last, session.baseline(), "alpha");
@@ -216,14 +216,21 @@ private slots:
         QVERIFY2(session.openDatabaseNow(database_, &error), qPrintable(error));
         CoreConfig target = session.config();
         target.set(ParamId::Rob, target.rob() == 64 ? 128 : 64);
-        session.setConfig(target);
+        QSignalSpy predicted(&session, &Session::predictionReady);
+        session.setConfig(target); // starts an asynchronous prediction
         session.recomputeNow();
+        QCOMPARE(predicted.count(), 1);
         QVERIFY(session.prediction());
         QCOMPARE(session.prediction()->target, target);
+        QVERIFY(!session.isPredicting()); // the asynchronous one was dropped
         const PredictionPtr now = session.prediction();
-        QTest::qWait(50); // the asynchronous one started by setConfig must not replace it
+        // Predictions run one at a time: once the next one has arrived, the dropped one has
+        // ended too, and it never replaced the synchronous one.
+        session.setBaseline(target);
+        QTRY_COMPARE(predicted.count(), 2);
         QCOMPARE(session.prediction()->target, target);
-        QVERIFY(session.prediction()->sequence >= now->sequence);
+        QCOMPARE(session.prediction()->baselineOnGrid, target);
+        QVERIFY(session.prediction()->sequence > now->sequence);
     }
 
     void offGridConfigurationsArePredictedWithAWarning() {
@@ -279,10 +286,15 @@ private slots:
         session.cancelOpening();
         QCOMPARE(cancelled.count(), 1);
         QVERIFY(!session.isOpening());
-        QTest::qWait(500); // a worker that finished anyway is ignored
-        QCOMPARE(opened.count(), 0);
         QVERIFY(!session.hasDatabase());
         session.cancelOpening(); // nothing to cancel
+        QCOMPARE(cancelled.count(), 1);
+        // Opens run one at a time: once the next one is open, the cancelled one has ended, and
+        // it never announced a database.
+        session.openDatabase(database_);
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(opened.count(), 1);
+        QVERIFY(session.hasDatabase());
         QCOMPARE(cancelled.count(), 1);
     }
 

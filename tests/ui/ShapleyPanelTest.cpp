@@ -4,14 +4,15 @@
 #include "ShapleyPanel.h"
 
 #include "ShapleyView.h"
+#include "explore/DatabasePredictor.h"
 #include "params/ParameterSpace.h"
 #include "params/PresetLibrary.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 // (TinyExplorerDatabase.h needs the parameter headers first.)
 #include "../support/TinyExplorerDatabase.h"
 
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -188,13 +189,39 @@ private slots:
         panel.cancel(); // nothing running: a no-op
     }
 
+    // Destroying the panel while its attribution runs cancels the run and waits for it: the
+    // destructor returns promptly, the run no longer holds the model when it returns, and no
+    // signal or queued end of the run reaches the panel afterwards.
     void destroyingARunningPanelIsSafe() {
+        const long modelUsers = predictor_.use_count();
         auto panel = std::make_unique<ShapleyPanel>();
         panel->setPredictor(predictor_);
         panel->setCurrentConfigs(onGrid(grid_, true), onGrid(grid_, false));
+        int signalsAfter = 0;
+        bool destroying = false;
+        QObject observer;
+        for (auto signal : {&ShapleyPanel::finished, &ShapleyPanel::cancelled})
+            connect(panel.get(), signal, &observer, [&] { signalsAfter += destroying ? 1 : 0; });
+        connect(panel.get(), &ShapleyPanel::progressChanged, &observer,
+                [&] { signalsAfter += destroying ? 1 : 0; });
+        connect(panel.get(), &ShapleyPanel::failed, &observer,
+                [&] { signalsAfter += destroying ? 1 : 0; });
         panel->start();
-        panel.reset(); // cancels and joins the job; its queued completion is dropped
-        QTest::qWait(50);
+        QVERIFY(panel->running());
+        QVERIFY(predictor_.use_count() > modelUsers); // the run holds the model
+
+        QElapsedTimer clock;
+        clock.start();
+        destroying = true;
+        panel.reset();
+        QVERIFY2(clock.elapsed() < 5000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(predictor_.use_count(), modelUsers); // the run has ended
+        // Everything the run posted before it ended has been dropped with the panel.
+        bool drained = false;
+        QMetaObject::invokeMethod(
+            &observer, [&drained] { drained = true; }, Qt::QueuedConnection);
+        QTRY_VERIFY(drained);
+        QCOMPARE(signalsAfter, 0);
     }
 };
 
