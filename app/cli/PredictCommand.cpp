@@ -1,10 +1,12 @@
 #include "PredictCommand.h"
 
+#include "JobRunner.h"
 #include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -28,20 +30,26 @@ void PredictCommand::declare(CLI::App& app) {
     app.add_flag("--json", json_, "JSON instead of text");
 }
 
-int PredictCommand::run(std::ostream& out, std::ostream&) {
+int PredictCommand::run(std::ostream& out, std::ostream& err) {
     const std::vector<std::string> requested = programs_.requested();
     FeatureDatabase db = FeatureDatabase::openReadOnly(db_);
     CpiModel model = model_.load(db_);
     const std::string modelName = model.name;
-    const DatabasePredictor predictor(db, std::move(model), requested);
+    // Precomputing every region (predict --all on a large database) is a job: progress and
+    // Ctrl-C like every other long verb.
+    JobRunner runner(err, "predict");
+    const std::unique_ptr<const DatabasePredictor> predictor =
+        runner.run([&](const JobControl& job) {
+            return std::make_unique<const DatabasePredictor>(db, std::move(model), requested, job);
+        });
     nlohmann::json programs = nlohmann::json::array();
     std::string text;
-    for (const auto& name : predictor.programs()) {
+    for (const auto& name : predictor->programs()) {
         nlohmann::json regions = nlohmann::json::array();
         double weighted = 0, total = 0;
-        for (const std::size_t r : predictor.regionsOf(name)) {
-            const auto& entry = predictor.regions()[r];
-            const double cpi = predictor.regionCpi(r, config_.config);
+        for (const std::size_t r : predictor->regionsOf(name)) {
+            const auto& entry = predictor->regions()[r];
+            const double cpi = predictor->regionCpi(r, config_.config);
             weighted += cpi * static_cast<double>(entry.length);
             total += static_cast<double>(entry.length);
             regions.push_back(
