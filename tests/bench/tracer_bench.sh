@@ -45,26 +45,11 @@ bash "$ROOT/data/workloads/make-inputs.sh" "$INPUTS" >/dev/null
 head -c $((KBYTES * 1000)) "$INPUTS/text.txt" >"$WORK/input.txt"
 PROGRAM=(/usr/bin/gzip -6 -c "$WORK/input.txt")
 
-run() { env -i PATH=/usr/bin:/bin LC_ALL=C "$@"; }
 
-# best_of N COMMAND...: "WALL CPU" of the run with the best wall time of N runs, in seconds
-# (CPU = user + system time of every process of the run); output goes to $WORK/last.out.
-best_of() {
-  local n=$1 best="" line
-  shift
-  for ((i = 0; i < n; i++)); do
-    run /usr/bin/time -f '%e %U %S' -o "$WORK/time" "$@" >"$WORK/last.out" 2>"$WORK/last.err" || {
-      echo "tracer_bench: failed: $*" >&2
-      tail -n 5 "$WORK/last.err" >&2
-      exit 1
-    }
-    line=$(awk '{ printf "%.3f %.3f", $1, $2 + $3 }' "$WORK/time")
-    if [ -z "$best" ] || awk -v t="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(t < b) }'; then
-      best=$line
-    fi
-  done
-  echo "$best"
-}
+BEST_OF_PREFIX=(env -i PATH=/usr/bin:/bin LC_ALL=C)
+BENCH_NAME=tracer_bench
+# shellcheck source=best-of.sh
+source "$ROOT/tests/bench/best-of.sh"
 
 traced_counts() { # "N M" from concorde's "traced N instructions (of M executed)"
   grep -aoE 'traced [0-9]+ instructions \(of [0-9]+ executed\)' "$WORK/last.out" | tail -n 1 |

@@ -37,23 +37,9 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/warmup-cost-XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 TRACE="$ROOT/data/workloads/trace-workload.sh"
 
-# best_of N COMMAND...: "WALL CPU" of the run with the best wall time of N runs.
-best_of() {
-  local n=$1 best="" line
-  shift
-  for ((i = 0; i < n; i++)); do
-    /usr/bin/time -f '%e %U %S' -o "$WORK/time" "$@" >"$WORK/last.out" 2>"$WORK/last.err" || {
-      echo "warmup_cost: failed: $*" >&2
-      tail -n 5 "$WORK/last.err" >&2
-      exit 1
-    }
-    line=$(awk '{ printf "%.3f %.3f", $1, $2 + $3 }' "$WORK/time")
-    if [ -z "$best" ] || awk -v t="${line%% *}" -v b="${best%% *}" 'BEGIN { exit !(t < b) }'; then
-      best=$line
-    fi
-  done
-  echo "$best"
-}
+BENCH_NAME=warmup_cost
+# shellcheck source=best-of.sh
+source "$ROOT/tests/bench/best-of.sh"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 verdict() { awk -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "met" : "NOT met" }'; }
 
