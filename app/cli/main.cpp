@@ -3,6 +3,7 @@
 // 130 cancelled).
 #include "CommandLine.h"
 #include "CommandTable.h"
+#include "common/AllocatorPolicy.h"
 #include "common/ConcordeError.h"
 
 #include <iostream>
@@ -39,6 +40,7 @@ Command* findCommand(const std::vector<std::unique_ptr<Command>>& commands,
 } // namespace
 
 int main(int argc, char** argv) {
+    concorde::retainFreedMemory();
     const auto commands = concorde::cli::makeAllCommands();
     std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {

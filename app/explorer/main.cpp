@@ -7,6 +7,7 @@
 #include "Theme.h"
 #include "ViewCatalog.h"
 #include "ViewTabs.h"
+#include "common/AllocatorPolicy.h"
 #include "params/PresetLibrary.h"
 
 #include <QApplication>
@@ -132,6 +133,7 @@ concorde::PresetLibrary loadPresets(QString* error) {
 } // namespace
 
 int main(int argc, char** argv) {
+    concorde::retainFreedMemory();
     // --help and --version must work without a display, and QApplication needs one; so does the
     // headless export, which renders offscreen.
     if (hasArgument(argc, argv, {"-h", "--help", "--help-all", "-v", "--version"})) {

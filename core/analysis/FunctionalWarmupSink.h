@@ -1,10 +1,9 @@
 #pragma once
 
-#include "analysis/WarmStateBuilder.h"
+#include "analysis/AsyncWarmStateBuilder.h"
 #include "trace/RecordSink.h"
 
 #include <cstdint>
-#include <optional>
 
 namespace concorde {
 
@@ -21,7 +20,7 @@ namespace concorde {
 /// clipped to nothing still gets that carried state.
 ///
 /// The caches are warmed over the whole functional warm-up, the branch predictor over its last
-/// kPredictorWarmup instructions.
+/// kPredictorWarmup instructions. The builder runs on its own thread (AsyncWarmStateBuilder).
 class FunctionalWarmupSink : public RecordSink {
 public:
     /// TAGE's tagged tables and histories are trained over only the last this many
@@ -52,7 +51,8 @@ private:
     RecordSink& downstream_;
     std::uint64_t detailedWarmup_;
     std::uint64_t functionalWarmup_;
-    std::optional<WarmStateBuilder> builder_;
+    AsyncWarmStateBuilder builder_;
+    bool started_ = false;               ///< the builder has seen a region
     std::uint64_t regionFunctional_ = 0; ///< functional records of the open region
     std::uint64_t remaining_ = 0;        ///< of those, still to come
     bool statePassed_ = false;
