@@ -12,7 +12,8 @@
 #
 # The workload (default gzip, 16 regions of 100k + 20k warm-up) comes from data/workloads; CPU
 # seconds are user + system of every process of a run, from the run with the best wall time of
-# N (default 3). Environment: BUILD (default <repo>/build), CONCORDE_WORKLOAD_INPUTS.
+# N (default 3); the runs with and without functional warm-up alternate, so that both see the
+# same load. Environment: BUILD (default <repo>/build), CONCORDE_WORKLOAD_INPUTS.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
     --repeat) REPEAT=$2; shift 2 ;;
     --workload) WORKLOAD=$2; shift 2 ;;
     --regions) REGIONS=$2; shift 2 ;;
-    *) sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
+    *) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
   esac
 done
 [ -x "$CONCORDE" ] || { echo "warmup_cost: build concorde and ctrace first ($CONCORDE)" >&2; exit 1; }
@@ -49,8 +50,22 @@ echo "warmup_cost: $WORKLOAD, $REGIONS regions, best of $REPEAT" >&2
   --warmup $((20000 + FUNCTIONAL)) --functional-warmup 0 >/dev/null
 COLD=(--regions "$REGIONS" --warmup 20000 --functional-warmup 0)
 WARM=(--regions "$REGIONS" --warmup 20000 --functional-warmup "$FUNCTIONAL")
-read -r t_cold c_cold < <(best_of "$REPEAT" "$TRACE" "$WORKLOAD" "$WORK/cold.ctrace" "${COLD[@]}")
-read -r t_warm c_warm < <(best_of "$REPEAT" "$TRACE" "$WORKLOAD" "$WORK/warm.ctrace" "${WARM[@]}")
+# Cold and warm runs alternate, round after round, so that both see the same load on a shared
+# machine; each keeps its best round.
+better() { # better "WALL CPU" "WALL CPU": the one with the lower wall time
+  if [ -z "$2" ] || awk -v a="${1%% *}" -v b="${2%% *}" 'BEGIN { exit !(a < b) }'; then
+    echo "$1"
+  else
+    echo "$2"
+  fi
+}
+trace_cold="" trace_warm="" sim_cold="" sim_warm="" bnd_cold="" bnd_warm=""
+for ((round = 0; round < REPEAT; round++)); do
+  trace_cold=$(better "$(best_of 1 "$TRACE" "$WORKLOAD" "$WORK/cold.ctrace" "${COLD[@]}")" "$trace_cold")
+  trace_warm=$(better "$(best_of 1 "$TRACE" "$WORKLOAD" "$WORK/warm.ctrace" "${WARM[@]}")" "$trace_warm")
+done
+read -r t_cold c_cold <<<"$trace_cold"
+read -r t_warm c_warm <<<"$trace_warm"
 state_bytes=$(grep -aoE 'summarised in [0-9]+ bytes' "$WORK/last.out" | grep -oE '[0-9]+' | tail -n 1 || true)
 [ -n "$state_bytes" ] || state_bytes=$(( $(stat -c %s "$WORK/warm.ctrace") - $(stat -c %s "$WORK/cold.ctrace") ))
 cold_bytes=$(stat -c %s "$WORK/cold.ctrace")
@@ -58,10 +73,16 @@ warm_bytes=$(stat -c %s "$WORK/warm.ctrace")
 detailed_bytes=$(stat -c %s "$WORK/detailed.ctrace")
 detailed_warmup_bytes=$((detailed_bytes - cold_bytes))
 
-read -r t_sim_cold c_sim_cold < <(best_of "$REPEAT" "$CONCORDE" simulate "$WORK/cold.ctrace" --preset n1-like)
-read -r t_sim_warm c_sim_warm < <(best_of "$REPEAT" "$CONCORDE" simulate "$WORK/warm.ctrace" --preset n1-like)
-read -r t_bnd_cold c_bnd_cold < <(best_of "$REPEAT" "$CONCORDE" bounds "$WORK/cold.ctrace" --preset n1-like)
-read -r t_bnd_warm c_bnd_warm < <(best_of "$REPEAT" "$CONCORDE" bounds "$WORK/warm.ctrace" --preset n1-like)
+for ((round = 0; round < REPEAT; round++)); do
+  sim_cold=$(better "$(best_of 1 "$CONCORDE" simulate "$WORK/cold.ctrace" --preset n1-like)" "$sim_cold")
+  sim_warm=$(better "$(best_of 1 "$CONCORDE" simulate "$WORK/warm.ctrace" --preset n1-like)" "$sim_warm")
+  bnd_cold=$(better "$(best_of 1 "$CONCORDE" bounds "$WORK/cold.ctrace" --preset n1-like)" "$bnd_cold")
+  bnd_warm=$(better "$(best_of 1 "$CONCORDE" bounds "$WORK/warm.ctrace" --preset n1-like)" "$bnd_warm")
+done
+read -r t_sim_cold c_sim_cold <<<"$sim_cold"
+read -r t_sim_warm c_sim_warm <<<"$sim_warm"
+read -r t_bnd_cold c_bnd_cold <<<"$bnd_cold"
+read -r t_bnd_warm c_bnd_warm <<<"$bnd_warm"
 
 r_trace=$(ratio "$t_warm" "$t_cold")
 r_trace_cpu=$(ratio "$c_warm" "$c_cold")
