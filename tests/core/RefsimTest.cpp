@@ -263,6 +263,34 @@ private slots:
         QCOMPARE(missed.completeCycle - missed.cycle, std::uint64_t(spec.latency(MemLevel::Dram)));
     }
 
+    // A fence (here an atomic read-modify-write, which has a store of its own) commits only once
+    // every older store has been written: the store before it misses, leaves the store buffer
+    // the cycle after it commits and is written when its line arrives from DRAM.
+    void fenceWaitsForOlderStores() {
+        synthetic::VectorSink sink;
+        sink.beginRegion(0, 0);
+        synthetic::KernelBuilder b(&sink);
+        using B = synthetic::KernelBuilder;
+        b.beginMeasurement();
+        b.store({B::kStoreBase, B::kConstGprB}, B::kFreshBase);
+        b.store({B::kStoreBase, B::kConstGprB}, B::kFreshBase); // becomes the atomic
+        auto records = sink.takeRecords();
+        records[1].instrClass = InstrClass::Fence;
+        records[1].loadCount = 1;
+        records[1].loads[0] = records[1].stores[0];
+
+        struct Commits : SimulationListener {
+            void onStart(std::uint64_t n) override { cycle.assign(n, 0); }
+            void onCommit(const CommitEvent& e) override { cycle[e.index] = e.cycle; }
+            std::vector<std::uint64_t> cycle;
+        } commits;
+        OutOfOrderCore core{CoreConfig()};
+        core.addListener(commits);
+        core.run(records, 0);
+        QCOMPARE(commits.cycle[1],
+                 commits.cycle[0] + 1 + MemorySystemSpec().latency(MemLevel::Dram));
+    }
+
     // The memory system's store side on a small hierarchy, untouched by the core.
     void timedStoresAndWritebacks() {
         MemoryConfig config;
@@ -309,6 +337,32 @@ private slots:
             QVERIFY(memory.load(0, (1 << 24) + k * line, 8, cycle).accepted);
         QCOMPARE(memory.counters().l1Writebacks, written + 2);
         QCOMPARE(memory.counters().dramWritebacks, written + 2);
+    }
+
+    // Prefetches are fills like demand misses: each holds an MSHR, and without a free one it is
+    // dropped.
+    void prefetchesTakeMshrs() {
+        MemoryConfig config;
+        config.prefetchDegree = 4;
+        const MemorySystemSpec spec;
+        TimedMemorySystem memory(config, spec, 2);
+        const std::uint64_t line = 64, pc = 0x400000;
+        // Lines 0, 1, 2 by one PC, far apart in time: line 1 sets the stride (one line), line 2
+        // confirms it, so line 2's load (a DRAM miss, one MSHR) asks for lines 3..6. One MSHR is
+        // left: line 3 is prefetched, lines 4, 5 and 6 are dropped.
+        for (std::uint64_t k = 0; k < 3; ++k)
+            QVERIFY(memory.load(pc, k * line, 8, 1000 * k).accepted);
+        QCOMPARE(memory.counters().prefetchesIssued, std::uint64_t(1));
+        QCOMPARE(memory.counters().prefetchesDropped, std::uint64_t(3));
+        // A demand load of line 3 merges with the prefetch in flight although no MSHR is free.
+        // The prefetch went to DRAM right behind line 2's miss: the channel was busy for
+        // 64 / 15 cycles, so it arrives at ceil(2000 + 4.27) + 200.
+        const auto merged = memory.load(pc, 3 * line, 8, 2001);
+        QVERIFY(merged.accepted);
+        QCOMPARE(merged.readyCycle, std::uint64_t(std::ceil(2000 + spec.dramCyclesPerLine())) +
+                                        spec.latency(MemLevel::Dram));
+        // Line 4 was dropped, so it is a demand miss, and both MSHRs are busy.
+        QVERIFY(!memory.load(pc + 4, 4 * line, 8, 2001).accepted);
     }
 
     void warmupTooLongIsAnError() {
