@@ -16,7 +16,8 @@ std::string DiagnoseCommand::description() const {
            "resource binding, and the effective value measured from simulated time must equal\n"
            "the configured one — per-class latencies, load-to-use latency per cache level,\n"
            "every width, the ROB/LQ/SQ knees, cache capacities, the misprediction penalty,\n"
-           "I-cache fill and fetch-buffer limits, MSHRs and the prefetcher. Configurations\n"
+           "I-cache fill and fetch-buffer limits, MSHRs and the prefetcher, and the store\n"
+           "side: SQ entries held by store misses, dirty writebacks' DRAM bandwidth. Configurations\n"
            "include the ends of each parameter's range. Exits 1 if any check fails.\n";
 }
 

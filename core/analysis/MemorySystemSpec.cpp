@@ -25,6 +25,7 @@ void MemorySystemSpec::validate() const {
     for (std::size_t i = 1; i < latencies.size(); ++i)
         check(latencies[i] >= latencies[i - 1], "latencies must not decrease with distance");
     check(dramBytesPerCycle > 0, "DRAM bandwidth must be positive");
+    check(l2BytesPerCycle > 0, "L2 bandwidth must be positive");
     check(std::has_single_bit(prefetchTableEntries), "prefetch table size must be a power of two");
 }
 

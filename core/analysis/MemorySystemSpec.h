@@ -30,6 +30,9 @@ struct MemorySystemSpec {
     std::array<std::uint32_t, kMemLevelCount> latencies{4, 12, 30, 200};
     /// Sustained DRAM bandwidth; one line takes lineBytes / dramBytesPerCycle cycles.
     double dramBytesPerCycle = 15.0;
+    /// Bandwidth between L1d and L2, shared in request order by line fills and dirty
+    /// writebacks (used by the timed simulator only; 64 B/cycle: one line per cycle).
+    double l2BytesPerCycle = 64.0;
     /// Entries of the PC-indexed stride prefetcher table (power of two).
     std::uint32_t prefetchTableEntries = 256;
 
@@ -39,6 +42,8 @@ struct MemorySystemSpec {
     std::uint32_t lineShift() const;
     /// Cycles of DRAM bandwidth one line transfer occupies (64 / 15 ≈ 4.27).
     double dramCyclesPerLine() const { return lineBytes / dramBytesPerCycle; }
+    /// Cycles of L1–L2 bandwidth one line transfer occupies (64 / 64 = 1).
+    double l2CyclesPerLine() const { return lineBytes / l2BytesPerCycle; }
 
     /// Throws a bad-input ConcordeError naming the first inconsistent field.
     void validate() const;

@@ -27,6 +27,7 @@ SetAssociativeCache::SetAssociativeCache(std::uint64_t capacityBytes, std::uint3
     setMask_ = powerOfTwoSets_ ? sets_ - 1 : 0;
     tags_.assign(std::uint64_t{sets_} * ways_, kInvalid);
     plru_.assign(sets_, 0);
+    dirty_.assign(sets_, 0);
 }
 
 bool SetAssociativeCache::probe(std::uint64_t line) const {
@@ -65,9 +66,75 @@ bool SetAssociativeCache::fill(std::uint64_t line) {
     return false;
 }
 
+std::uint32_t SetAssociativeCache::wayOf(std::uint32_t set, std::uint64_t line) const {
+    const std::uint64_t* tags = &tags_[std::uint64_t{set} * ways_];
+    for (std::uint32_t way = 0; way < ways_; ++way)
+        if (tags[way] == line)
+            return way;
+    return ways_;
+}
+
+SetAssociativeCache::Eviction SetAssociativeCache::victimOf(std::uint32_t set) const {
+    const std::uint32_t way = victim(set);
+    const std::uint64_t tag = tags_[std::uint64_t{set} * ways_ + way];
+    if (tag == kInvalid)
+        return {};
+    return {true, ((dirty_[set] >> way) & 1u) != 0, tag};
+}
+
+bool SetAssociativeCache::access(std::uint64_t line, bool write, Eviction& evicted) {
+    const std::uint32_t set = setOf(line);
+    std::uint32_t way = wayOf(set, line);
+    const bool hit = way < ways_;
+    evicted = {};
+    if (hit) {
+        touch(set, way);
+        ++hits_;
+    } else {
+        ++misses_;
+        evicted = victimOf(set);
+        way = insert(set, line);
+    }
+    if (write)
+        dirty_[set] |= std::uint64_t{1} << way;
+    return hit;
+}
+
+bool SetAssociativeCache::fill(std::uint64_t line, bool dirty, Eviction& evicted) {
+    const std::uint32_t set = setOf(line);
+    std::uint32_t way = wayOf(set, line);
+    const bool present = way < ways_;
+    evicted = {};
+    if (present) {
+        touch(set, way);
+    } else {
+        evicted = victimOf(set);
+        way = insert(set, line);
+    }
+    if (dirty)
+        dirty_[set] |= std::uint64_t{1} << way;
+    return present;
+}
+
+bool SetAssociativeCache::markDirty(std::uint64_t line) {
+    const std::uint32_t set = setOf(line);
+    const std::uint32_t way = wayOf(set, line);
+    if (way == ways_)
+        return false;
+    dirty_[set] |= std::uint64_t{1} << way;
+    return true;
+}
+
+bool SetAssociativeCache::dirty(std::uint64_t line) const {
+    const std::uint32_t set = setOf(line);
+    const std::uint32_t way = wayOf(set, line);
+    return way < ways_ && ((dirty_[set] >> way) & 1u) != 0;
+}
+
 void SetAssociativeCache::clear() {
     std::fill(tags_.begin(), tags_.end(), kInvalid);
     std::fill(plru_.begin(), plru_.end(), 0);
+    std::fill(dirty_.begin(), dirty_.end(), 0);
 }
 
 void SetAssociativeCache::resetStats() {
@@ -75,10 +142,12 @@ void SetAssociativeCache::resetStats() {
     misses_ = 0;
 }
 
-void SetAssociativeCache::insert(std::uint32_t set, std::uint64_t line) {
+std::uint32_t SetAssociativeCache::insert(std::uint32_t set, std::uint64_t line) {
     const std::uint32_t way = victim(set);
     tags_[std::uint64_t{set} * ways_ + way] = line;
+    dirty_[set] &= ~(std::uint64_t{1} << way); // a new line arrives clean
     touch(set, way);
+    return way;
 }
 
 void SetAssociativeCache::touch(std::uint32_t set, std::uint32_t way) {

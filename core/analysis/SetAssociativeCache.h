@@ -6,7 +6,9 @@
 namespace concorde {
 
 /// A set-associative tag array with tree-PLRU replacement, addressed by line address
-/// (byte address >> log2(line size)). Only tags are modelled, no data and no dirty state.
+/// (byte address >> log2(line size)). Only tags are modelled, no data. A dirty bit per way is
+/// kept for the callers that write (the timed simulator); access(), probe() and fill() without
+/// an Eviction never set it, so the trace analysis sees a plain tag array.
 ///
 /// Geometry: capacity / lineBytes lines in sets of `ways` (a power of two, at most 64). When the
 /// number of sets is a power of two the set is the low bits of the line address; otherwise (e.g.
@@ -35,6 +37,24 @@ public:
     /// if it was already present; either way the line becomes most recently used.
     bool fill(std::uint64_t line);
 
+    /// A line displaced by an insertion: `valid` is false when the way was empty or nothing was
+    /// inserted (a hit).
+    struct Eviction {
+        bool valid = false;
+        bool dirty = false;
+        std::uint64_t line = 0;
+    };
+    /// access() for a cache with dirty state: a `write` marks the line dirty (hit or miss), and
+    /// a miss reports the line it displaced in `evicted`.
+    bool access(std::uint64_t line, bool write, Eviction& evicted);
+    /// fill() that reports the displaced line; `dirty` marks the installed (or present) line
+    /// dirty, as a writeback from the level above does.
+    bool fill(std::uint64_t line, bool dirty, Eviction& evicted);
+    /// Marks a present line dirty; false (and no change) if it is absent.
+    bool markDirty(std::uint64_t line);
+    /// True if the line is present and dirty.
+    bool dirty(std::uint64_t line) const;
+
     /// Empties the cache (all ways invalid, PLRU state reset); counters are kept.
     void clear();
     void resetStats();
@@ -53,8 +73,13 @@ private:
         return powerOfTwoSets_ ? static_cast<std::uint32_t>(line & setMask_)
                                : static_cast<std::uint32_t>(line % sets_);
     }
-    /// Inserts `line` into `set` at the PLRU victim (or first invalid way) and touches it.
-    void insert(std::uint32_t set, std::uint64_t line);
+    /// Inserts `line` into `set` at the PLRU victim (or first invalid way), clean, and touches
+    /// it; returns the way.
+    std::uint32_t insert(std::uint32_t set, std::uint64_t line);
+    /// The way holding `line` in `set`, or ways_ if absent.
+    std::uint32_t wayOf(std::uint32_t set, std::uint64_t line) const;
+    /// What insert() at the victim of `set` would displace.
+    Eviction victimOf(std::uint32_t set) const;
     void touch(std::uint32_t set, std::uint32_t way);
     std::uint32_t victim(std::uint32_t set) const;
 
@@ -66,6 +91,8 @@ private:
     std::vector<std::uint64_t> tags_; ///< sets × ways line addresses, kInvalid when empty
     /// One PLRU tree per set: bit n is node n (root 0, children 2n+1 and 2n+2).
     std::vector<std::uint64_t> plru_;
+    /// One dirty mask per set: bit w is way w.
+    std::vector<std::uint64_t> dirty_;
     std::uint64_t hits_ = 0;
     std::uint64_t misses_ = 0;
 };

@@ -93,7 +93,11 @@ public:
           out_(out) {}
 
     CommitRecorder simulate(const Kernel& kernel, const CoreConfig& config) const {
-        OutOfOrderCore core(config, memory_, pipeline_, latencies_);
+        return simulate(kernel, config, pipeline_);
+    }
+    CommitRecorder simulate(const Kernel& kernel, const CoreConfig& config,
+                            const PipelineSpec& pipeline) const {
+        OutOfOrderCore core(config, memory_, pipeline, latencies_);
         CommitRecorder recorder;
         core.addListener(recorder);
         core.run(kernel.records, kernel.warmup);
@@ -388,19 +392,111 @@ void memoryChecks(Runner& run) {
                 double(run.pipeline_.l1dMshrs), inFlight, 0.5, false,
                 "loads per cycle × DRAM latency"});
 
-    // Prefetcher on versus off on the same stream: with degree 2 most misses become hits.
-    const auto on = run.simulate(stream, with(widest(), "pf_degree=2"));
-    const double speedup = double(timing.commit.back()) / double(on.commit.back());
-    run.report({"memory", "prefetcher on vs off", "stride-load ws_kb=8192, pf_degree 2 vs 0",
-                "x faster (at least)", 1.5, speedup, 0, false,
-                "cycles with the prefetcher off ÷ cycles with degree 2", true});
+    // Prefetches take MSHRs: with the prefetcher at its largest degree the same stream still
+    // has exactly l1dMshrs lines in flight (prefetched or demanded, each line is one fill).
+    const auto prefetched = run.simulate(stream, with(widest(), "pf_degree=8"));
+    run.report({"memory", "L1d MSHR limit with prefetches",
+                "stride-load ws_kb=8192, pf_degree=8, widest", "misses",
+                double(run.pipeline_.l1dMshrs),
+                run.memory_.latency(MemLevel::Dram) *
+                    Runner::steadyRate(stream, prefetched,
+                                       [](const TraceRecord& r) { return r.loadCount > 0; }),
+                0.5, false, "loads per cycle × DRAM latency (prefetches compete for MSHRs)"});
+
+    // Where the window, not the MSHRs, limits the misses in flight, prefetching still pays.
+    // One static load walking lines (unroll=1, so the prefetcher sees a stride of one line).
+    // With 4 LQ entries the demand loads alone keep 4 misses in flight: a load dispatches when
+    // the one 4 older commits, so 4 loads per (DRAM latency + 1) cycles. A degree-8 prefetcher
+    // fetches line k + 8 when load k issues, so load k + 4 dispatches when the line of load k,
+    // prefetched by load k − 8, arrives: 12 loads per (DRAM latency + 1) cycles, 3x as fast,
+    // as long as lq + degree ≤ l1dMshrs.
+    const Kernel walk = makeKernel("stride-load", {{"ws_kb", "4096"}, {"unroll", "1"}}, 1);
+    const CoreConfig narrowWindow = with(widest(), "lq=4 pf_degree=0");
+    const auto demandOnly = run.simulate(walk, narrowWindow);
+    const auto withPrefetch = run.simulate(walk, with(narrowWindow, "pf_degree=8"));
+    const double expectedInFlight =
+        std::min<double>(run.pipeline_.l1dMshrs, narrowWindow.loadQueue() + 8);
+    const double speedup = double(demandOnly.commit.back()) / double(withPrefetch.commit.back());
+    run.report({"memory", "prefetcher on vs off",
+                "stride-load ws_kb=4096 unroll=1, lq=4, pf_degree 8 vs 0", "x faster",
+                expectedInFlight / narrowWindow.loadQueue(), speedup, 0.25, false,
+                "cycles with the prefetcher off ÷ cycles with degree 8; expected (lq + degree) / "
+                "lq lines in flight"});
+}
+
+void storeChecks(Runner& run) {
+    const double dram = run.memory_.latency(MemLevel::Dram);
+    // An SQ entry holds a store from dispatch until it is written: issue (dispatchToIssue),
+    // execute (store latency), commit, one cycle to the store buffer's L1d port, then the
+    // read-for-ownership from DRAM.
+    const double residency = run.pipeline_.dispatchToIssueCycles +
+                             run.latencies_.latency(InstrClass::Store) + 1.0 + dram;
+    // store-miss with fetch_width = 1: an unconstrained iteration of N + 2 instructions takes
+    // N + 2 cycles; s SQ entries allow one store per residency / s cycles.
+    const auto perIteration = [&](int fillers, const std::string& setting) {
+        const Kernel kernel = makeKernel("store-miss", {{"fillers", std::to_string(fillers)}},
+                                         std::max(400, 40'000 / (fillers + 2)));
+        const auto timing = run.simulate(kernel, with(widest(), "fetch_width=1 " + setting));
+        return Runner::cyclesPerInstruction(kernel, timing, std::size_t(fillers + 2)) *
+               (fillers + 2);
+    };
+    run.report({"stores", "SQ residency of a store miss",
+                "store-miss fillers=14, sq=4, fetch_width=1", "cycles", residency,
+                4.0 * perIteration(14, "sq=4"), 1.0, false,
+                "sq × cycles per store: dispatch-to-issue + store latency + 1 + DRAM latency"});
+
+    for (int fillers : {14, 28}) {
+        const double period = fillers + 2;
+        const int expected = static_cast<int>(std::ceil(residency / period));
+        int measured = -1;
+        for (int size = std::max(4, expected - 4); size <= expected + 4 && measured < 0; ++size)
+            if (perIteration(fillers, "sq=" + std::to_string(size)) < 1.02 * period)
+                measured = size;
+        run.report({"stores", "sq knee under store misses",
+                    "store-miss fillers=" + std::to_string(fillers) + ", fetch_width=1, sq swept " +
+                        std::to_string(std::max(4, expected - 4)) + ".." +
+                        std::to_string(expected + 4),
+                    "entries", double(expected), double(measured), 1.0, false,
+                    "smallest sq at which a store per " + std::to_string(fillers + 2) +
+                        " cycles is sustained: ceil(residency / period)"});
+    }
+
+    // Store misses take MSHRs: a store every 4 cycles needs 50 RFOs in flight, more than there
+    // are MSHRs, so stores per cycle × DRAM latency = l1dMshrs.
+    run.report({"stores", "L1d MSHR limit on store misses", "store-miss fillers=2, fetch_width=1",
+                "misses", double(run.pipeline_.l1dMshrs), dram / perIteration(2, ""), 0.5, false,
+                "stores per cycle × DRAM latency"});
+
+    // Dirty evictions take DRAM bandwidth. A 16 MB store stream through 5 MB of caches, after a
+    // warm-up pass has filled them with written lines: every store reads its line (RFO) and
+    // evicts a dirty one that reaches DRAM, two lines per store. With enough MSHRs for the
+    // channel to bind, stores per cycle × 2 lines = the DRAM bandwidth; a load stream under the
+    // same setting moves one line per load.
+    PipelineSpec manyMshrs = run.pipeline_;
+    manyMshrs.l1dMshrs = 64;
+    const CoreConfig config = with(widest(), "l1d_kb=64 l2_kb=1024 pf_degree=0");
+    const auto bandwidth = [&](const std::string& kernelName, double linesPerAccess) {
+        const Kernel kernel = makeKernel(kernelName, {{"ws_kb", "16384"}}, 1);
+        const auto timing = run.simulate(kernel, config, manyMshrs);
+        return linesPerAccess * run.memory_.lineBytes *
+               Runner::steadyRate(kernel, timing, [](const TraceRecord& r) {
+                   return r.loadCount > 0 || r.storeCount > 0;
+               });
+    };
+    const std::string setting = "ws_kb=16384, l1d_kb=64 l2_kb=1024, 64 MSHRs";
+    run.report({"stores", "DRAM bandwidth of a dirty-eviction stream", "stride-store " + setting,
+                "bytes/cycle", run.memory_.dramBytesPerCycle, bandwidth("stride-store", 2.0), 0.3,
+                false, "stores per cycle × 2 lines (RFO read + dirty writeback) × line size"});
+    run.report({"stores", "DRAM bandwidth of a read stream", "stride-load " + setting,
+                "bytes/cycle", run.memory_.dramBytesPerCycle, bandwidth("stride-load", 1.0), 0.3,
+                false, "loads per cycle × line size"});
 }
 
 const std::vector<std::pair<std::string, void (*)(Runner&)>>& allGroups() {
     static const std::vector<std::pair<std::string, void (*)(Runner&)>> groups = {
         {"latency", latencyChecks}, {"load-to-use", loadToUseChecks}, {"width", widthChecks},
         {"knee", kneeChecks},       {"capacity", capacityChecks},     {"front-end", frontEndChecks},
-        {"memory", memoryChecks}};
+        {"memory", memoryChecks},   {"stores", storeChecks}};
     return groups;
 }
 

@@ -61,6 +61,7 @@ private:
 
     void warmUp(const WarmState* state, std::span<const TraceRecord> warm);
     void prepare(std::span<const TraceRecord> measured);
+    bool drainStage();
     bool commitStage();
     bool issueStage();
     bool issueOne(std::uint64_t i);
@@ -100,6 +101,9 @@ private:
     std::vector<std::uint64_t> readyAt_;
     std::vector<std::uint64_t> complete_;
     std::vector<std::uint8_t> level_; ///< MemLevel of a load, set at issue
+    /// Cycle a store instruction's data is in the L1d; kUnknown until the store buffer has
+    /// written all its stores.
+    std::vector<std::uint64_t> writtenAt_;
 
     // Front end.
     std::deque<FetchLine> lines_;
@@ -114,7 +118,12 @@ private:
     std::uint64_t robHead_ = 0;
     std::uint64_t nextDispatch_ = 0;
     std::uint32_t lqUsed_ = 0;
-    std::uint32_t sqUsed_ = 0;
+    std::uint32_t sqUsed_ = 0; ///< dispatched store instructions not yet written
+    // Store buffer: committed store instructions keep their SQ entry until written.
+    std::deque<std::uint64_t> storeBuffer_; ///< committed, not yet sent to the L1d, oldest first
+    std::uint32_t headStoresSent_ = 0;      ///< stores of storeBuffer_.front() already sent
+    std::uint64_t headWrittenAt_ = 0;       ///< when those are written
+    MinHeap sqReleases_;                    ///< written cycles of sent stores still in the SQ
     bool fenceInRob_ = false;
     Calendar wakeups_;
     std::array<MinHeap, kGroupCount> ready_;
@@ -156,6 +165,7 @@ void Engine::prepare(std::span<const TraceRecord> measured) {
     readyAt_.assign(n_, 0);
     complete_.assign(n_, kUnknown);
     level_.assign(n_, 0);
+    writtenAt_.assign(n_, kUnknown);
     // Reverse dependency edges (consumers of each producer) in CSR form for wake-up.
     consumerStart_.assign(n_ + 1, 0);
     for (const auto& list : producers_)
@@ -177,16 +187,51 @@ bool Engine::commitStage() {
         if (complete_[i] == kUnknown || complete_[i] > now_)
             break;
         const TraceRecord& r = rec(i);
+        // A fence also waits until every older store has been written: the SQ holds only its
+        // own entry (an atomic has one), as younger instructions wait at dispatch.
+        if (r.instrClass == InstrClass::Fence && sqUsed_ > (r.storeCount > 0 ? 1u : 0u))
+            break;
         lqUsed_ -= r.loadCount > 0;
-        sqUsed_ -= r.storeCount > 0;
-        for (std::size_t s = 0; s < r.storeCount; ++s)
-            memory_.store(r.stores[s].address, r.stores[s].size);
+        if (r.storeCount > 0)
+            storeBuffer_.push_back(i); // its SQ entry frees once the store buffer has written it
         if (r.instrClass == InstrClass::Fence)
             fenceInRob_ = false;
         ++robHead_;
         lastCommitCycle_ = now_;
         progress = true;
         notify([&](SimulationListener& l) { l.onCommit({i, now_}); });
+    }
+    return progress;
+}
+
+bool Engine::drainStage() {
+    bool progress = false;
+    while (!sqReleases_.empty() && sqReleases_.top() <= now_) {
+        sqReleases_.pop();
+        --sqUsed_;
+        progress = true;
+    }
+    // Oldest first, one store per load-store pipe per cycle (each pipe has an L1d write port);
+    // a store whose line misses waits for an MSHR, and younger stores wait behind it.
+    for (int port = 0; port < config_.lsPipes() && !storeBuffer_.empty(); ++port) {
+        const std::uint64_t i = storeBuffer_.front();
+        const TraceRecord& r = rec(i);
+        const auto& access = r.stores[headStoresSent_];
+        const auto result = memory_.write(access.address, access.size, now_);
+        if (!result.accepted)
+            break;
+        progress = true;
+        headWrittenAt_ = std::max(headWrittenAt_, result.writtenCycle);
+        if (++headStoresSent_ < r.storeCount)
+            continue;
+        writtenAt_[i] = headWrittenAt_;
+        if (headWrittenAt_ <= now_)
+            --sqUsed_;
+        else
+            sqReleases_.push(headWrittenAt_);
+        storeBuffer_.pop_front();
+        headStoresSent_ = 0;
+        headWrittenAt_ = 0;
     }
     return progress;
 }
@@ -198,11 +243,12 @@ bool Engine::issueOne(std::uint64_t i) {
     MemLevel level = MemLevel::L1;
     if (r.loadCount > 0) {
         hasLevel = true;
-        // A store producer still in the SQ forwards its data at L1 latency.
+        // A store producer still in the SQ (before or after commit, until the store buffer
+        // has written it to the L1d) forwards its data at L1 latency.
         bool forwarded = false;
         const ProducerList& deps = producers_[i];
         for (std::size_t k = 0; k < deps.size(); ++k)
-            if (deps.isMemory(k) && static_cast<std::uint64_t>(deps.index[k]) >= robHead_)
+            if (deps.isMemory(k) && writtenAt_[static_cast<std::size_t>(deps.index[k])] > now_)
                 forwarded = true;
         if (forwarded) {
             memoryReady = now_ + memory_.latency(MemLevel::L1);
@@ -457,10 +503,12 @@ std::uint64_t Engine::nextEventCycle() {
     };
     if (!wakeups_.empty())
         consider(wakeups_.top().first);
-    if (!ready_[2].empty()) {
+    if (!ready_[2].empty() || !storeBuffer_.empty()) {
         const auto release = memory_.nextMshrRelease(now_);
         consider(release ? *release : now_ + 1);
     }
+    if (!sqReleases_.empty())
+        consider(sqReleases_.top());
     if (!ready_[0].empty() || !ready_[1].empty())
         consider(now_ + 1);
     if (robHead_ < nextDispatch_ && complete_[robHead_] != kUnknown)
@@ -489,7 +537,8 @@ std::uint64_t Engine::run(std::span<const TraceRecord> records, std::size_t warm
         return 0;
     }
     while (robHead_ < n_) {
-        bool progress = commitStage();
+        bool progress = drainStage();
+        progress |= commitStage();
         progress |= issueStage();
         CycleEvent event;
         event.cycle = now_;

@@ -22,15 +22,24 @@ namespace concorde {
 /// `fetch_width` instructions per cycle from ready lines and stops after a taken branch (one taken
 /// branch per cycle). Decode (`decode_width`) and rename/dispatch (`rename_width`) follow with
 /// the PipelineSpec latencies. Dispatch allocates the ROB, and an LQ entry for an instruction
-/// with loads, an SQ entry for one with stores; all three free at commit.
+/// with loads, an SQ entry for one with stores. ROB and LQ entries free at commit; an SQ entry
+/// frees when its stores have been written to the L1d (below), so store misses push back on
+/// dispatch.
 ///
 /// Back end: an instruction issues once its register and memory producers have results, oldest
 /// first, per cycle at most `alu_issue` integer/branch ops, `fp_issue` FP/SIMD ops and `ls_issue`
 /// memory ops; a store needs a load-store pipe, a load a load pipe or a load-store pipe. Loads go
-/// through TimedMemorySystem (MSHRs, prefetcher, DRAM bandwidth); a load whose store producer has
-/// not committed gets its data forwarded at L1 latency. Fences dispatch into an empty ROB and
-/// block younger instructions until they commit. Commit retires up to `commit_width` completed
-/// instructions per cycle in order. Warm-up records train caches and predictors untimed.
+/// through TimedMemorySystem (MSHRs, prefetcher, L2 and DRAM bandwidth). Fences dispatch into an
+/// empty ROB, block younger instructions until they commit, and commit only once every older
+/// store has been written. Commit retires up to `commit_width` completed instructions per cycle
+/// in order. Warm-up records train caches and predictors untimed.
+///
+/// Store buffer: committed stores are sent to the L1d oldest first, from the cycle after commit,
+/// at most one per load-store pipe (`ls_pipes`) per cycle. A hit is written in that cycle; a
+/// miss allocates the line and reads it for ownership (an L1d MSHR, then L2, LLC or DRAM) and is
+/// written when it arrives; a store that finds no free MSHR holds back the younger ones. Sent
+/// stores complete out of order. A load whose store producer has not been written yet, whether
+/// it is still in the ROB or already committed, gets the data forwarded at L1 latency.
 ///
 /// Everything it measures leaves through SimulationListener events.
 class OutOfOrderCore {

@@ -28,7 +28,8 @@ struct PipelineSpec {
     /// Decoded-instruction queues between fetch, decode and rename.
     std::uint32_t decodeQueueEntries = 64;
     std::uint32_t renameQueueEntries = 64;
-    /// L1d miss status holding registers: outstanding demand line fills.
+    /// L1d miss status holding registers: outstanding L1d line fills, shared by demand load
+    /// misses, store read-for-ownership misses and prefetches.
     std::uint32_t l1dMshrs = 16;
 
     /// Cycles from fetching a mispredicted branch whose operands are ready to fetching the

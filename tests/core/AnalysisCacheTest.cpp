@@ -158,6 +158,44 @@ private slots:
         QCOMPARE(cache.accesses(), std::uint64_t(0));
     }
 
+    void dirtyStateAndEvictionReports() {
+        // The same 4-way set and PLRU order as treePlruVictimOrderHandWorked: A B C D fill ways
+        // 0..3, touching A makes C (way 2) the victim, then B (way 1).
+        SetAssociativeCache cache(4 * 64, 4, 64);
+        const std::uint64_t A = 10, B = 11, C = 12, D = 13, E = 14, F = 15, G = 16;
+        SetAssociativeCache::Eviction evicted;
+        QVERIFY(!cache.access(A, false, evicted));
+        QVERIFY(!evicted.valid);                  // an empty way displaces nothing
+        QVERIFY(!cache.access(B, true, evicted)); // a write miss allocates the line dirty
+        QVERIFY(!cache.access(C, false, evicted));
+        QVERIFY(!cache.access(D, false, evicted));
+        QVERIFY(cache.dirty(B) && !cache.dirty(A) && !cache.dirty(C));
+        QVERIFY(cache.access(A, true, evicted)); // a write hit dirties a clean line
+        QVERIFY(!evicted.valid);
+        QVERIFY(cache.dirty(A));
+        // E evicts C, which is clean.
+        QVERIFY(!cache.access(E, false, evicted));
+        QVERIFY(evicted.valid && !evicted.dirty);
+        QCOMPARE(evicted.line, C);
+        // F evicts B, written earlier: the report says dirty, and F itself arrives clean.
+        QVERIFY(!cache.fill(F, false, evicted));
+        QVERIFY(evicted.valid && evicted.dirty);
+        QCOMPARE(evicted.line, B);
+        QVERIFY(!cache.dirty(F));
+        // A writeback into a present line only marks it dirty.
+        QVERIFY(cache.fill(D, true, evicted));
+        QVERIFY(!evicted.valid && cache.dirty(D));
+        QVERIFY(cache.markDirty(E) && cache.dirty(E));
+        QVERIFY(!cache.markDirty(G) && !cache.probe(G));
+        // The plain calls of the trace analysis never set or report dirty state: a line
+        // inserted over a dirty one is clean.
+        cache.clear();
+        for (std::uint64_t line : {A, B, C, D, E, F})
+            cache.access(line);
+        for (std::uint64_t line : {A, B, C, D, E, F})
+            QVERIFY(!cache.dirty(line));
+    }
+
     void nonPowerOfTwoSetsWork() {
         SetAssociativeCache cache(48 * 1024, 8, 64); // 768 lines, 96 sets
         QCOMPARE(cache.sets(), 96u);

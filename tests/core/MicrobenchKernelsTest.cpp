@@ -115,7 +115,7 @@ private:
     static Params smallParams(const std::string& name) {
         if (name == "pointer-chase")
             return {{"ws_kb", "16"}};
-        if (name == "stride-load")
+        if (name == "stride-load" || name == "stride-store")
             return {{"ws_kb", "8"}, {"stride", "128"}};
         if (name.find("knee") != std::string::npos)
             return {{"fillers", "10"}};
@@ -124,7 +124,8 @@ private:
 
     /// Number of iterations that gives a few thousand records for `name`.
     static std::uint64_t smallIterations(const std::string& name) {
-        if (name == "pointer-chase" || name == "chain-load" || name == "stride-load")
+        if (name == "pointer-chase" || name == "chain-load" || name == "stride-load" ||
+            name == "stride-store")
             return 3;
         return 40;
     }
@@ -178,11 +179,13 @@ private slots:
     void initTestCase() { QVERIFY(dir_.isValid()); }
 
     void catalogHasEveryKernelFamily() {
-        for (const char* name :
-             {"chain-int-alu", "chain-int-mul", "chain-int-div", "chain-fp-add", "chain-fp-mul",
-              "chain-fp-div", "chain-simd", "chain-load", "independent", "pointer-chase",
-              "stride-load", "rob-knee", "lq-knee", "sq-knee", "branch-taken", "branch-not-taken",
-              "branch-alternating", "branch-random", "taken-groups"})
+        for (const char* name : {"chain-int-alu",      "chain-int-mul", "chain-int-div",
+                                 "chain-fp-add",       "chain-fp-mul",  "chain-fp-div",
+                                 "chain-simd",         "chain-load",    "independent",
+                                 "pointer-chase",      "stride-load",   "stride-store",
+                                 "rob-knee",           "lq-knee",       "sq-knee",
+                                 "store-miss",         "branch-taken",  "branch-not-taken",
+                                 "branch-alternating", "branch-random", "taken-groups"})
             QVERIFY2(catalog_.find(name) != nullptr, name);
         std::set<std::string> names;
         for (const auto& kernel : catalog_.kernels()) {
@@ -468,21 +471,59 @@ private slots:
     void stridedLoads() {
         QFETCH(int, stride);
         QFETCH(int, wsKb);
-        const std::uint64_t passes = 3;
-        const std::uint64_t perPass = static_cast<std::uint64_t>(wsKb) * 1024 / stride;
-        const Generated g =
-            generate("stride-load",
-                     {{"stride", std::to_string(stride)}, {"ws_kb", std::to_string(wsKb)}}, passes);
-        const auto written = writtenRegisters(g.records);
+        for (const bool stores : {false, true}) {
+            const std::uint64_t passes = 3;
+            const std::uint64_t perPass = static_cast<std::uint64_t>(wsKb) * 1024 / stride;
+            const Generated g = generate(
+                stores ? "stride-store" : "stride-load",
+                {{"stride", std::to_string(stride)}, {"ws_kb", std::to_string(wsKb)}}, passes);
+            checkStridedAccesses(g, stores, passes, perPass, static_cast<std::uint64_t>(stride));
+        }
+    }
 
+    // store-miss: store to a never-touched line, N independent int-alu fillers, loop jump.
+    void storeMissStream() {
+        const std::uint64_t fillers = 5, iterations = 50, warmup = 4;
+        const std::uint64_t perIteration = fillers + 2;
+        const Generated g = generate(
+            "store-miss",
+            {{"fillers", std::to_string(fillers)}, {"warmup", std::to_string(warmup)}}, iterations);
+        QCOMPARE(g.region.warmup, warmup * perIteration);
+        QCOMPARE(g.region.length, iterations * perIteration);
+        const auto written = writtenRegisters(g.records);
+        std::set<std::uint64_t> lines;
+        for (std::size_t i = 0; i < g.records.size(); ++i) {
+            const TraceRecord& r = g.records[i];
+            const std::uint64_t pos = i % perIteration;
+            if (pos == 0) {
+                QCOMPARE(r.instrClass, InstrClass::Store);
+                QCOMPARE(r.loadCount, std::uint8_t(0));
+                QVERIFY2(lines.insert(lineOf(r.stores[0].address)).second,
+                         "every store writes a never-touched line");
+            } else if (pos == perIteration - 1) {
+                QCOMPARE(r.branchKind, BranchKind::DirectUnconditional);
+                QCOMPARE(r.branchTarget, g.records[i - pos].pc);
+            } else {
+                QCOMPARE(r.instrClass, InstrClass::IntAlu);
+            }
+            for (std::size_t s = 0; s < r.sourceCount; ++s)
+                QVERIFY2(!written.count(r.sources[s]), "nothing in store-miss depends on anything");
+        }
+        QCOMPARE(lines.size(), warmup + iterations);
+    }
+
+private:
+    void checkStridedAccesses(const Generated& g, bool stores, std::uint64_t passes,
+                              std::uint64_t perPass, std::uint64_t stride) {
+        const auto written = writtenRegisters(g.records);
         std::vector<std::uint64_t> addresses;
         for (const auto& r : g.measured()) {
             if (r.isBranch())
                 continue;
-            QCOMPARE(r.instrClass, InstrClass::Load);
+            QCOMPARE(r.instrClass, stores ? InstrClass::Store : InstrClass::Load);
             for (std::size_t s = 0; s < r.sourceCount; ++s)
-                QVERIFY2(!written.count(r.sources[s]), "strided loads must be independent");
-            addresses.push_back(r.loads[0].address);
+                QVERIFY2(!written.count(r.sources[s]), "strided accesses must be independent");
+            addresses.push_back(stores ? r.stores[0].address : r.loads[0].address);
         }
         QCOMPARE(addresses.size(), passes * perPass);
         const std::uint64_t base = addresses.front();
@@ -491,10 +532,12 @@ private slots:
                 QCOMPARE(addresses[i], base); // wrap to the start of the working set
                 QCOMPARE(addresses[i - 1], base + (perPass - 1) * stride);
             } else {
-                QCOMPARE(addresses[i] - addresses[i - 1], static_cast<std::uint64_t>(stride));
+                QCOMPARE(addresses[i] - addresses[i - 1], stride);
             }
         }
     }
+
+private slots:
 
     void missPairKnees_data() {
         QTest::addColumn<QString>("name");

@@ -8,7 +8,9 @@
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
 #include "refsim/StallBreakdownCollector.h"
+#include "refsim/TimedMemorySystem.h"
 #include "trace/TraceReader.h"
+#include "trace/synthetic/KernelBuilder.h"
 #include "trace/synthetic/KernelCatalog.h"
 #include "trace/synthetic/MicrobenchKernel.h"
 #include "trace/synthetic/VectorSink.h"
@@ -216,6 +218,151 @@ private slots:
         QVERIFY2(big < n1 && n1 < little,
                  qPrintable(QString("big %1, n1 %2, little %3").arg(big).arg(n1).arg(little)));
         QVERIFY(big > 0.08 && little < 20);
+    }
+
+    // A load whose producing store has committed but is still waiting in the store buffer for
+    // its line (a read-for-ownership miss to DRAM) gets the data forwarded at L1 latency, as on
+    // real cores; a load of another missing line pays the DRAM latency.
+    void storeBufferForwards() {
+        synthetic::VectorSink sink;
+        sink.beginRegion(0, 0);
+        synthetic::KernelBuilder b(&sink);
+        using B = synthetic::KernelBuilder;
+        b.beginMeasurement();
+        const std::uint64_t stored = B::kFreshBase, other = B::kFreshBase + 4096 * B::kLineBytes;
+        b.store({B::kStoreBase, B::kConstGprB}, stored); // 0: misses the L1d
+        for (std::size_t k = 0; k < 40; ++k)             // 1..40: let the store commit
+            b.independentOp(InstrClass::IntAlu, k);
+        b.load(B::kChainGpr, {B::kLoadBase}, stored);      // 41: forwarded
+        b.load(B::kSecondChainGpr, {B::kLoadBase}, other); // 42: a DRAM miss
+        const auto records = sink.takeRecords();
+
+        struct Recorder : SimulationListener {
+            void onStart(std::uint64_t n) override {
+                commit.assign(n, 0);
+                issue.assign(n, {});
+            }
+            void onCommit(const CommitEvent& e) override { commit[e.index] = e.cycle; }
+            void onIssue(const IssueEvent& e) override { issue[e.index] = e; }
+            std::vector<std::uint64_t> commit;
+            std::vector<IssueEvent> issue;
+        } recorder;
+        OutOfOrderCore core{CoreConfig()};
+        core.addListener(recorder);
+        core.run(records, 0);
+        const MemorySystemSpec spec;
+        const IssueEvent& forwarded = recorder.issue[41];
+        // The store had committed before the load issued, and its line had not arrived: the
+        // RFO left the store buffer after commit and takes the DRAM latency.
+        QVERIFY(recorder.commit[0] < forwarded.cycle);
+        QVERIFY(forwarded.cycle < recorder.commit[0] + spec.latency(MemLevel::Dram));
+        QCOMPARE(forwarded.completeCycle - forwarded.cycle,
+                 std::uint64_t(spec.latency(MemLevel::L1)));
+        const IssueEvent& missed = recorder.issue[42];
+        QCOMPARE(missed.level, MemLevel::Dram);
+        QCOMPARE(missed.completeCycle - missed.cycle, std::uint64_t(spec.latency(MemLevel::Dram)));
+    }
+
+    // A fence (here an atomic read-modify-write, which has a store of its own) commits only once
+    // every older store has been written: the store before it misses, leaves the store buffer
+    // the cycle after it commits and is written when its line arrives from DRAM.
+    void fenceWaitsForOlderStores() {
+        synthetic::VectorSink sink;
+        sink.beginRegion(0, 0);
+        synthetic::KernelBuilder b(&sink);
+        using B = synthetic::KernelBuilder;
+        b.beginMeasurement();
+        b.store({B::kStoreBase, B::kConstGprB}, B::kFreshBase);
+        b.store({B::kStoreBase, B::kConstGprB}, B::kFreshBase); // becomes the atomic
+        auto records = sink.takeRecords();
+        records[1].instrClass = InstrClass::Fence;
+        records[1].loadCount = 1;
+        records[1].loads[0] = records[1].stores[0];
+
+        struct Commits : SimulationListener {
+            void onStart(std::uint64_t n) override { cycle.assign(n, 0); }
+            void onCommit(const CommitEvent& e) override { cycle[e.index] = e.cycle; }
+            std::vector<std::uint64_t> cycle;
+        } commits;
+        OutOfOrderCore core{CoreConfig()};
+        core.addListener(commits);
+        core.run(records, 0);
+        QCOMPARE(commits.cycle[1],
+                 commits.cycle[0] + 1 + MemorySystemSpec().latency(MemLevel::Dram));
+    }
+
+    // The memory system's store side on a small hierarchy, untouched by the core.
+    void timedStoresAndWritebacks() {
+        MemoryConfig config;
+        config.l1dKb = 16; // 256 lines: 32 sets of 8
+        config.l2Kb = 32;  // 512 lines
+        MemorySystemSpec spec;
+        spec.llcKb = 64; // 1024 lines
+        TimedMemorySystem memory(config, spec, 2);
+        const std::uint64_t line = 64;
+        const double dramLatency = spec.latency(MemLevel::Dram);
+
+        // A write miss reads the line for ownership from DRAM and is written when it arrives;
+        // it holds an MSHR until then.
+        const auto first = memory.write(0 * line, 8, 100);
+        QVERIFY(first.accepted);
+        QCOMPARE(first.writtenCycle, std::uint64_t(100 + dramLatency));
+        // The DRAM channel is busy for 64 / 15 cycles with the first line, so the second
+        // request starts at 104.27 and arrives at ceil(104.27) + 200.
+        const auto second = memory.write(1 * line, 8, 100);
+        QVERIFY(second.accepted);
+        QCOMPARE(second.writtenCycle,
+                 std::uint64_t(std::ceil(100 + spec.dramCyclesPerLine()) + dramLatency));
+        // Both MSHRs are busy: a third miss is refused and changes nothing ...
+        QVERIFY(!memory.write(2 * line, 8, 101).accepted);
+        QCOMPARE(memory.nextMshrRelease(101).value(), first.writtenCycle);
+        // ... while a store to a line in flight merges with its fill.
+        const auto merged = memory.write(0 * line + 8, 8, 101);
+        QVERIFY(merged.accepted);
+        QCOMPARE(merged.writtenCycle, first.writtenCycle);
+        QCOMPARE(memory.counters().storeMisses, std::uint64_t(2));
+        // A hit is written in the cycle it is sent.
+        QCOMPARE(memory.write(0 * line, 8, 1000).writtenCycle, std::uint64_t(1000));
+
+        // Every written line reaches DRAM exactly once: at most one dirty copy of a line
+        // exists (an eviction moves it one level down), clean copies are dropped silently.
+        // Write N lines, then stream 8192 other lines through every level (8x the LLC) so
+        // that nothing written stays cached: N L1d writebacks and N DRAM writebacks.
+        const std::uint64_t written = 600; // more than the L1d and the L2 hold
+        std::uint64_t cycle = 2000;
+        for (std::uint64_t k = 0; k < written; ++k, cycle += 1000)
+            QVERIFY(memory.write((1 << 20) + k * line, 8, cycle).accepted);
+        QCOMPARE(memory.counters().l1Writebacks, written - 256 + 2); // the L1d keeps 256; + 0, 1
+        for (std::uint64_t k = 0; k < 8192; ++k, cycle += 1000)
+            QVERIFY(memory.load(0, (1 << 24) + k * line, 8, cycle).accepted);
+        QCOMPARE(memory.counters().l1Writebacks, written + 2);
+        QCOMPARE(memory.counters().dramWritebacks, written + 2);
+    }
+
+    // Prefetches are fills like demand misses: each holds an MSHR, and without a free one it is
+    // dropped.
+    void prefetchesTakeMshrs() {
+        MemoryConfig config;
+        config.prefetchDegree = 4;
+        const MemorySystemSpec spec;
+        TimedMemorySystem memory(config, spec, 2);
+        const std::uint64_t line = 64, pc = 0x400000;
+        // Lines 0, 1, 2 by one PC, far apart in time: line 1 sets the stride (one line), line 2
+        // confirms it, so line 2's load (a DRAM miss, one MSHR) asks for lines 3..6. One MSHR is
+        // left: line 3 is prefetched, lines 4, 5 and 6 are dropped.
+        for (std::uint64_t k = 0; k < 3; ++k)
+            QVERIFY(memory.load(pc, k * line, 8, 1000 * k).accepted);
+        QCOMPARE(memory.counters().prefetchesIssued, std::uint64_t(1));
+        QCOMPARE(memory.counters().prefetchesDropped, std::uint64_t(3));
+        // A demand load of line 3 merges with the prefetch in flight although no MSHR is free.
+        // The prefetch went to DRAM right behind line 2's miss: the channel was busy for
+        // 64 / 15 cycles, so it arrives at ceil(2000 + 4.27) + 200.
+        const auto merged = memory.load(pc, 3 * line, 8, 2001);
+        QVERIFY(merged.accepted);
+        QCOMPARE(merged.readyCycle, std::uint64_t(std::ceil(2000 + spec.dramCyclesPerLine())) +
+                                        spec.latency(MemLevel::Dram));
+        // Line 4 was dropped, so it is a demand miss, and both MSHRs are busy.
+        QVERIFY(!memory.load(pc + 4, 4 * line, 8, 2001).accepted);
     }
 
     void warmupTooLongIsAnError() {

@@ -196,8 +196,8 @@ private slots:
         const Run list = runConcorde({"microbench", "--list"});
         QCOMPARE(list.exitCode, 0);
         for (const char* kernel :
-             {"chain-int-mul", "independent", "pointer-chase", "stride-load", "rob-knee", "lq-knee",
-              "sq-knee", "branch-random", "taken-groups"})
+             {"chain-int-mul", "independent", "pointer-chase", "stride-load", "stride-store",
+              "rob-knee", "lq-knee", "sq-knee", "store-miss", "branch-random", "taken-groups"})
             QVERIFY2(list.out.contains(kernel), kernel);
         const QString path = dir_.filePath("lq.ctrace");
         const Run make = runConcorde(

@@ -6,7 +6,8 @@
 #include "trace/synthetic/IndependentStreamKernel.h"
 #include "trace/synthetic/MissPairKernel.h"
 #include "trace/synthetic/PointerChaseKernel.h"
-#include "trace/synthetic/StridedLoadKernel.h"
+#include "trace/synthetic/StoreMissKernel.h"
+#include "trace/synthetic/StridedAccessKernel.h"
 #include "trace/synthetic/TakenGroupsKernel.h"
 
 #include <stdexcept>
@@ -21,10 +22,12 @@ KernelCatalog::KernelCatalog() {
     add(std::make_unique<PointerChaseKernel>(PointerChaseKernel::Variant::L1Chain));
     add(std::make_unique<IndependentStreamKernel>());
     add(std::make_unique<PointerChaseKernel>(PointerChaseKernel::Variant::WorkingSet));
-    add(std::make_unique<StridedLoadKernel>());
+    add(std::make_unique<StridedAccessKernel>(StridedAccessKernel::Access::Load));
+    add(std::make_unique<StridedAccessKernel>(StridedAccessKernel::Access::Store));
     add(std::make_unique<MissPairKernel>(MissPairKernel::Variant::Rob));
     add(std::make_unique<MissPairKernel>(MissPairKernel::Variant::LoadQueue));
     add(std::make_unique<MissPairKernel>(MissPairKernel::Variant::StoreQueue));
+    add(std::make_unique<StoreMissKernel>());
     add(std::make_unique<BranchPatternKernel>(BranchPatternKernel::Pattern::AlwaysTaken));
     add(std::make_unique<BranchPatternKernel>(BranchPatternKernel::Pattern::NeverTaken));
     add(std::make_unique<BranchPatternKernel>(BranchPatternKernel::Pattern::Alternating));
