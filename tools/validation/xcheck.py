@@ -75,8 +75,8 @@ DRAM_BYTES_PER_CYCLE = 15.0
 CALIBRATION = {
     "l1d_latency": 4,
     "l2_latency": 8,
-    "llc_latency": 18,
-    "dram_tcas": 150,
+    "llc_latency": 23,
+    "dram_tcas": 130,
 }
 
 
@@ -170,13 +170,13 @@ def champsim_config(exe_name, p, cal):
         "ITLB": {"sets": 64, "ways": 8, "latency": 1, "mshr_size": 8},
         "DTLB": {"sets": 64, "ways": 8, "latency": 1, "mshr_size": 8},
         "STLB": {"sets": 2048, "ways": 16, "latency": 1, "mshr_size": 16},
-        # Flat-latency DRAM: no row-buffer timing (tRP = tRCD = 0), one 8-byte channel whose
+        # Flat-latency DRAM: almost no row-buffer timing (tRP = tRCD = 1; 0 deadlocks ChampSim), one 8-byte channel whose
         # data rate gives concorde's bandwidth at CORE_MHZ.
         "physical_memory": {
             "data_rate": data_rate, "channels": 1, "ranks": 1, "bankgroups": 8, "banks": 8,
             "bank_rows": 65536, "bank_columns": 1024, "channel_width": 8,
             "wq_size": 64, "rq_size": 64,
-            "tCAS": cal["dram_tcas"], "tRCD": 0, "tRP": 0, "tRAS": 0,
+            "tCAS": cal["dram_tcas"], "tRCD": 1, "tRP": 1, "tRAS": 1,
             "refresh_period": 32, "refreshes_per_period": 8192,
         },
         "virtual_memory": {"pte_page_size": 4096, "num_levels": 5, "minor_fault_penalty": 0,
