@@ -269,8 +269,9 @@ class XCheck:
         return p
 
     def write_configs(self):
+        # Every step is built, whatever --steps selects, so that selecting steps never rebuilds.
         configs = [champsim_config(f"champsim_{self.args.preset}_{name}", self.params(ov), self.cal)
-                   for name, ov, _ in self.steps]
+                   for name, ov, _ in STEPS]
         text = json.dumps(configs, indent=2, sort_keys=True) + "\n"
         path = self.work / "configs" / "champsim-configs.json"
         if not path.exists() or path.read_text() != text:
@@ -308,7 +309,7 @@ class XCheck:
         commit_file = self.build_dir / "bin" / ".champsim-commit"
         self.champsim_commit = commit_file.read_text().strip() if commit_file.exists() else "unknown"
         self.champsim_keys = {}
-        for (name, _, _), c in zip(self.steps, configs):
+        for (name, _, _), c in zip(STEPS, configs):
             exe = self.champsim_bin(name)
             if not exe.exists():
                 die(f"ChampSim binary {exe} missing after the build", 1)
@@ -426,6 +427,9 @@ class XCheck:
                 die(f"unknown program {prog}; known: {' '.join(sorted(table))}")
         self.build()
         regions = [(prog, r) for prog in a.programs for r in range(a.regions)]
+        if a.report_only:
+            self.report(regions)
+            return
         for prog, r in regions:
             self.trace_region(prog, r, table[prog])
         self.pool_run([(self.export_region, prog, r) for prog, r in regions], "export")
@@ -444,11 +448,18 @@ class XCheck:
 
     def report(self, regions):
         a = self.args
-        steps = [s for s in self.steps if s[0] != "base"]
+        complete = [s for s in self.steps if all(self.result_path(side, s[0], prog, r).exists()
+                                                 for side in ("champsim", "concorde") for prog, r in regions)]
+        if not any(s[0] == "base" for s in complete):
+            die("no complete base results to report (run without --report-only first)", 1)
+        skipped = [s[0] for s in self.steps if s not in complete]
+        if skipped:
+            log(f"steps left out of the report, results incomplete: {' '.join(skipped)}")
+        steps = [s for s in complete if s[0] != "base"]
         rows = []
         for prog, r in regions:
-            ours = {s[0]: self.load("concorde", s[0], prog, r) for s in self.steps}
-            cs = {s[0]: self.load("champsim", s[0], prog, r) for s in self.steps}
+            ours = {s[0]: self.load("concorde", s[0], prog, r) for s in complete}
+            cs = {s[0]: self.load("champsim", s[0], prog, r) for s in complete}
             row = {"program": prog, "region": r, "cs_cpi": cs["base"], "our_cpi": ours["base"],
                    "gap_pct": 100 * (ours["base"] / cs["base"] - 1)}
             for name, _, _ in steps:
@@ -604,6 +615,8 @@ def parse_args(argv):
                     help="a step within +-this %% on both sides is flat and counts as agreeing (default: 0.5)")
     ap.add_argument("--calibration", help="JSON overriding the ChampSim latency calibration")
     ap.add_argument("--compare", help="an earlier summary.tsv to print beside this one")
+    ap.add_argument("--report-only", action="store_true",
+                    help="print the table from the results there are (steps with missing results are left out)")
     ap.add_argument("--print-configs", action="store_true", help="write and print the ChampSim configurations, then stop")
     args = ap.parse_args(argv)
     if args.regions < 1 or args.warmup < 0 or args.length < 1 or args.jobs < 1:
