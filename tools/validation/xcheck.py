@@ -446,6 +446,17 @@ class XCheck:
     def load(self, side, step, prog, r):
         return json.loads(self.result_path(side, step, prog, r).read_text())["cpi"]
 
+    def mpki(self, prog, r):
+        """Mispredictions per 1000 measured instructions at base: ChampSim's in total and those of
+        its non-conditional branches (target mispredictions, which ours never has), and ours."""
+        cs = json.loads(self.result_path("champsim", "base", prog, r).read_text())
+        ours = json.loads(self.result_path("concorde", "base", prog, r).read_text())
+        by_type = cs.get("mispredict_mpki") or {}
+        total = sum(by_type.values())
+        target = total - by_type.get("BRANCH_CONDITIONAL", 0)
+        return {"cs_mpki": 1000 * total / cs["instructions"], "cs_target_mpki": 1000 * target / cs["instructions"],
+                "our_mpki": 1000 * (ours.get("mispredictions") or 0) / ours["instructions"]}
+
     def report(self, regions):
         a = self.args
         complete = [s for s in self.steps if all(self.result_path(side, s[0], prog, r).exists()
@@ -462,6 +473,7 @@ class XCheck:
             cs = {s[0]: self.load("champsim", s[0], prog, r) for s in complete}
             row = {"program": prog, "region": r, "cs_cpi": cs["base"], "our_cpi": ours["base"],
                    "gap_pct": 100 * (ours["base"] / cs["base"] - 1)}
+            row.update(self.mpki(prog, r))
             for name, _, _ in steps:
                 row[f"cs_{name}"] = 100 * (cs[name] / cs["base"] - 1)
                 row[f"our_{name}"] = 100 * (ours[name] / ours["base"] - 1)
@@ -529,18 +541,20 @@ class XCheck:
         summary.append(("concorde_binary_sha", self.concorde_key, str(self.concorde)))
 
         # Table.
-        hdr = ["program", "reg", "CS CPI", "our CPI", "gap%"] + [n for n, _, _ in steps]
+        hdr = ["program", "reg", "CS CPI", "our CPI", "gap%", "MPKI CS(tgt)/ours"] + [n for n, _, _ in steps]
         lines = []
-        widths = [10, 3, 7, 7, 6] + [max(13, len(n)) for n, _, _ in steps]
+        widths = [10, 3, 7, 7, 6, 17] + [max(13, len(n)) for n, _, _ in steps]
         lines.append("  ".join(h.rjust(w) for h, w in zip(hdr, widths)))
-        lines.append("  ".join("" .rjust(w) for w in widths[:5]) + "  " +
-                     "  ".join("CS / ours".rjust(w) for w in widths[5:]))
+        lines.append("  ".join("" .rjust(w) for w in widths[:6]) + "  " +
+                     "  ".join("CS / ours".rjust(w) for w in widths[6:]))
         for x in rows:
-            cells = [x["program"], str(x["region"]), f"{x['cs_cpi']:.3f}", f"{x['our_cpi']:.3f}", f"{x['gap_pct']:+.1f}"]
+            cells = [x["program"], str(x["region"]), f"{x['cs_cpi']:.3f}", f"{x['our_cpi']:.3f}", f"{x['gap_pct']:+.1f}",
+                     f"{x['cs_mpki']:.1f}({x['cs_target_mpki']:.1f})/{x['our_mpki']:.1f}"]
             cells += [f"{x[f'cs_{n}']:+.1f}/{x[f'our_{n}']:+.1f}" for n, _, _ in steps]
             lines.append("  ".join(c.rjust(w) for c, w in zip(cells, widths)))
         lines.append("")
-        lines.append("Step deltas are % change of CPI against the base configuration (ChampSim / ours).")
+        lines.append("Step deltas are % change of CPI against the base configuration (ChampSim / ours). MPKI: "
+                     "mispredictions per 1000 instructions at base, ChampSim's (of them, non-conditional) / ours.")
         for k, v, note in summary:
             lines.append(f"{k:28s} {v:>14s}  {note}")
         if disagreements:
