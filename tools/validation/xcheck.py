@@ -487,7 +487,7 @@ class XCheck:
         worst_prog, worst_gaps = max(by_prog.items(), key=lambda kv: sum(kv[1]) / len(kv[1]))
         worst_region = max(rows, key=lambda x: abs(x["gap_pct"]))
         rho = spearman([x["cs_cpi"] for x in rows], [x["our_cpi"] for x in rows])
-        agree = total = 0
+        agree = total = same_sign = 0
         disagreements = []
         ratios = []
         per_step = {}
@@ -503,6 +503,7 @@ class XCheck:
                     same = (c > 0) == (o > 0) and abs(c) >= a.flat_pct and abs(o) >= a.flat_pct
                 total += 1
                 st["total"] += 1
+                same_sign += (c > 0) == (o > 0) or c == o == 0
                 if same:
                     agree += 1
                     st["agree"] += 1
@@ -526,6 +527,7 @@ class XCheck:
             ("worst_region", f"{worst_region['program']}-r{worst_region['region']}", f"gap {worst_region['gap_pct']:+.1f} %"),
             ("spearman_base_cpi", f"{rho:.3f}", "rank correlation of base CPI over regions"),
             ("directions_agree", f"{agree}/{total}", f"a step within +-{a.flat_pct} % on both sides counts as agreeing"),
+            ("directions_same_sign", f"{same_sign}/{total}", "plain sign comparison, however small the steps"),
             ("sensitivity_steps_cs_ge5", f"{len(ratios)}", "ROB, width and L2 steps where ChampSim moves >= 5 %"),
             ("sensitivity_in_0.67_1.5", f"{in_band}/{len(ratios)}", "of those, ours/ChampSim within 0.67-1.5x"),
             ("sensitivity_ratio_median", f"{median(ratios):.2f}" if ratios else "-", "ours/ChampSim"),
