@@ -23,7 +23,7 @@
 # when installed. Exit status: 0 built, 1 build failure, 2 bad arguments.
 set -euo pipefail
 
-die() { echo "build-champsim: $*" >&2; exit "${2:-1}"; }
+die() { echo "build-champsim: $1" >&2; exit "${2:-1}"; }
 
 [[ $# -eq 3 ]] || die "usage: build-champsim.sh SRC BUILD CONFIGS.json" 2
 src=$1
