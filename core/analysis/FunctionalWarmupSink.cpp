@@ -19,16 +19,15 @@ void FunctionalWarmupSink::beginRegion(std::uint64_t programStart, std::uint64_t
     // A full-length warm-up was not clipped: the instructions before it were never recorded,
     // so the state starts cold there. A clipped one continues from the previous region.
     const bool clipped = warmup < detailedWarmup_ + functionalWarmup_;
-    if (!started_ || !clipped)
-        builder_.restart();
-    started_ = true;
+    if (!builder_ || !clipped)
+        builder_.emplace();
     downstream_.beginRegion(programStart, warmup - regionFunctional_);
     if (remaining_ == 0)
         passWarmState();
 }
 
 void FunctionalWarmupSink::append(const TraceRecord& record) {
-    builder_.observe(record, remaining_ <= kPredictorWarmup);
+    builder_->observe(record, remaining_ <= kPredictorWarmup);
     if (remaining_ > 0) {
         ++functionalRecords_;
         if (--remaining_ == 0)
@@ -56,9 +55,9 @@ void FunctionalWarmupSink::endRegion() {
 
 void FunctionalWarmupSink::passWarmState() {
     statePassed_ = true;
-    if (builder_.instructions() == 0)
+    if (builder_->instructions() == 0)
         return; // nothing observed: the region stays cold
-    std::vector<std::uint8_t> bytes = builder_.finish().encode();
+    std::vector<std::uint8_t> bytes = builder_->finish().encode();
     warmStateBytes_ += bytes.size();
     downstream_.setWarmState(regionFunctional_ - remaining_, std::move(bytes));
 }

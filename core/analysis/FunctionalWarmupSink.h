@@ -1,9 +1,10 @@
 #pragma once
 
-#include "analysis/AsyncWarmStateBuilder.h"
+#include "analysis/WarmStateBuilder.h"
 #include "trace/RecordSink.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace concorde {
 
@@ -20,7 +21,7 @@ namespace concorde {
 /// clipped to nothing still gets that carried state.
 ///
 /// The caches are warmed over the whole functional warm-up, the branch predictor over its last
-/// kPredictorWarmup instructions. The builder runs on its own thread (AsyncWarmStateBuilder).
+/// kPredictorWarmup instructions.
 class FunctionalWarmupSink : public RecordSink {
 public:
     /// TAGE's tagged tables and histories are trained over only the last this many
@@ -51,8 +52,7 @@ private:
     RecordSink& downstream_;
     std::uint64_t detailedWarmup_;
     std::uint64_t functionalWarmup_;
-    AsyncWarmStateBuilder builder_;
-    bool started_ = false;               ///< the builder has seen a region
+    std::optional<WarmStateBuilder> builder_;
     std::uint64_t regionFunctional_ = 0; ///< functional records of the open region
     std::uint64_t remaining_ = 0;        ///< of those, still to come
     bool statePassed_ = false;

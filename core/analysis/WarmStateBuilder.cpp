@@ -9,8 +9,8 @@ namespace concorde {
 
 WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor::Geometry& tage)
     : lineShift_(lineShift), sets_(WarmState::finestSets()), ways_(WarmState::ways()),
-      setMask_(sets_ - 1), recentLoads_(WarmState::kRecentLoads),
-      table_(std::size_t{sets_} * ways_), tage_(tage) {
+      setMask_(sets_ - 1), table_(std::size_t{sets_} * ways_),
+      recentLoads_(WarmState::kRecentLoads), tage_(tage) {
     if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0)
         throw runtimeFailure("internal error: the finest cache set count " + std::to_string(sets_) +
                              " is not a power of two");
@@ -32,28 +32,26 @@ void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
     *victim = {stamp, line, instruction};
 }
 
-void WarmStateBuilder::extract(const TraceRecord& r, bool trainPredictor, std::vector<Event>& out) {
+void WarmStateBuilder::observe(const TraceRecord& r, bool trainPredictor) {
     ++instructions_;
     // Fetch lines as the analysis and the simulator fetch them: a new line, or after a taken
     // branch; an instruction spanning two lines touches both.
     const std::uint64_t first = r.pc >> lineShift_;
     const std::uint64_t last = (r.pc + std::max<std::uint32_t>(r.size, 1) - 1) >> lineShift_;
     for (std::uint64_t line = first; line <= last; ++line)
-        if (line != lastFetchLine_) {
-            out.push_back({line, 0, Event::Kind::InstructionLine});
-            lastTouchWasData_ = false;
-        }
+        if (line != lastFetchLine_)
+            touch(line, true);
     lastFetchLine_ = r.taken ? ~std::uint64_t{0} : last;
     const auto touchData = [&](std::uint64_t address, std::uint32_t size) {
         const std::uint64_t end = (address + std::max<std::uint32_t>(size, 1) - 1) >> lineShift_;
         for (std::uint64_t line = address >> lineShift_; line <= end; ++line) {
             // Touching the most recently touched data line again with nothing in between
             // changes no order: skip it.
-            if (line == lastDataLine_ && lastTouchWasData_)
+            if (line == lastDataLine_ && stamp_ == lastDataStamp_)
                 continue;
-            out.push_back({line, 0, Event::Kind::DataLine});
+            touch(line, false);
             lastDataLine_ = line;
-            lastTouchWasData_ = true;
+            lastDataStamp_ = stamp_;
         }
     };
     for (std::size_t k = 0; k < r.loadCount; ++k) {
@@ -64,27 +62,9 @@ void WarmStateBuilder::extract(const TraceRecord& r, bool trainPredictor, std::v
     }
     for (std::size_t k = 0; k < r.storeCount; ++k)
         touchData(r.stores[k].address, r.stores[k].size);
-    if (r.isBranch())
-        out.push_back(
-            {r.pc, r.branchTarget, Event::Kind::Branch, r.branchKind, r.taken, trainPredictor});
-}
-
-void WarmStateBuilder::apply(std::span<const Event> events) {
-    for (const Event& event : events) {
-        if (event.kind == Event::Kind::Branch)
-            train(event);
-        else
-            touch(event.value, event.kind == Event::Kind::InstructionLine);
-    }
-}
-
-void WarmStateBuilder::train(const Event& branch) {
-    TraceRecord r; // what TAGE reads of a branch
-    r.pc = branch.value;
-    r.branchTarget = branch.target;
-    r.branchKind = branch.branchKind;
-    r.taken = branch.taken;
-    if (branch.trainPredictor)
+    if (!r.isBranch())
+        return;
+    if (trainPredictor)
         tage_.predictAndUpdate(r);
     else
         tage_.trainBase(r);

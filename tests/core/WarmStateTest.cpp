@@ -5,7 +5,6 @@
 #include "analysis/WarmState.h"
 
 #include "../support/KernelTrace.h"
-#include "analysis/AsyncWarmStateBuilder.h"
 #include "analysis/CacheHierarchy.h"
 #include "analysis/FunctionalWarmupSink.h"
 #include "analysis/RegionAnalyzer.h"
@@ -181,40 +180,6 @@ private slots:
         const auto warm = WarmState::ofRegion(regions[0], "region 0");
         QVERIFY(warm && warm->instructions == N);
         QVERIFY(!WarmState::ofRegion(Region{}, "cold"));
-    }
-
-    /// The threaded builder that `concorde trace` uses gives byte for byte the state of the
-    /// plain builder fed the same records in the same order: across batch boundaries, when the
-    /// predictor training switches on and off again inside a batch, and after a restart.
-    void asyncBuilderEqualsPlainBuilder() {
-        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
-        std::vector<TraceRecord> records;
-        reader.readRegion(0, records);
-        QVERIFY(records.size() > 10000);
-        // Training pattern of two functional warm-ups back to back: off, on, off again, on.
-        const auto trains = [&](std::size_t i) { return (i >= 3000 && i < 5000) || i >= 8001; };
-        for (const std::size_t batch : {std::size_t{1}, std::size_t{7}, std::size_t{8192}}) {
-            AsyncWarmStateBuilder async(batch);
-            WarmStateBuilder plain;
-            for (std::size_t i = 0; i < records.size(); ++i) {
-                async.observe(records[i], trains(i));
-                plain.observe(records[i], trains(i));
-                if (i == 6000) // a state handed on mid-stream, as at the end of a warm-up
-                    QVERIFY(async.finish().encode() == plain.finish().encode());
-            }
-            QCOMPARE(async.instructions(), std::uint64_t(records.size()));
-            QVERIFY(async.finish().encode() == plain.finish().encode());
-            // A restart forgets everything: the state of what follows equals a fresh builder's.
-            async.restart();
-            QCOMPARE(async.instructions(), std::uint64_t(0));
-            WarmStateBuilder fresh;
-            for (std::size_t i = 0; i < 2000; ++i) {
-                async.observe(records[i], false);
-                fresh.observe(records[i], false);
-            }
-            QVERIFY(async.finish().encode() == fresh.finish().encode());
-            QVERIFY(async.finish().encode() != plain.finish().encode());
-        }
     }
 
     /// The byte form round-trips exactly (lines, loads and the TAGE state, which then predicts
