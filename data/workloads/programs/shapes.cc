@@ -1,13 +1,11 @@
-// A C++20 translation unit for cc1plus: standard-library headers, templates, lambdas, virtual
+// A C++17 translation unit for cc1plus: standard-library headers, templates, lambdas, virtual
 // dispatch and constexpr evaluation (the front end's template instantiation and the optimiser).
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <numeric>
-#include <sstream>
 #include <string>
 #include <unordered_map>
-#include <variant>
 #include <vector>
 
 namespace shapes {
@@ -37,14 +35,6 @@ template <typename T, typename F> auto transform_all(const std::vector<T>& in, F
 template <std::size_t N> constexpr std::size_t fib() {
   if constexpr (N < 2) return N; else return fib<N - 1>() + fib<N - 2>();
 }
-using Value = std::variant<int, double, std::string, std::vector<int>>;
-struct Printer {
-  std::ostringstream& os;
-  void operator()(int v) const { os << v; }
-  void operator()(double v) const { os << v; }
-  void operator()(const std::string& v) const { os << '"' << v << '"'; }
-  void operator()(const std::vector<int>& v) const { os << '[' << v.size() << ']'; }
-};
 template <typename K, typename V> std::map<V, std::vector<K>> invert(const std::unordered_map<K, V>& m) {
   std::map<V, std::vector<K>> out;
   for (const auto& [k, v] : m) out[v].push_back(k);
@@ -79,10 +69,9 @@ int main(int argc, char**) {
   std::unordered_map<std::string, int> counts;
   for (const auto& s : all) ++counts[s->name()];
   auto inv = invert(counts);
-  std::ostringstream os;
-  std::vector<Value> values{1, 2.5, std::string("x"), std::vector<int>{1, 2, 3}};
-  for (const auto& v : values) std::visit(Printer{os}, v);
+  std::string os;
+  for (const auto& [count, names] : inv) os += std::to_string(count) + names.front();
   double k = kernel1(areas) + kernel2(areas) + kernel3(areas) + kernel4(areas) + kernel5(areas) + kernel6(areas)
            + kernel7(areas) + kernel8(areas) + kernel9(areas) + kernel10(areas) + kernel11(areas) + kernel12(areas);
-  return static_cast<int>(k + fib<30>() + inv.size() + os.str().size()) & 1;
+  return static_cast<int>(k + fib<30>() + inv.size() + os.size()) & 1;
 }
