@@ -34,7 +34,7 @@ PACKAGES=(
   # media encoders
   x265 vpx-tools vorbis-tools opus-tools libjpeg-turbo-progs webp
   # image and rendering
-  povray imagemagick graphviz
+  povray imagemagick graphviz librsvg2-bin
   # game-tree search
   gnugo fairy-stockfish
   # scientific and floating point

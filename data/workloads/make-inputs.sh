@@ -454,19 +454,33 @@ $state = 20261125 | 1;
     write_file('kv.dump', $dump);
 }
 
-# ---- sat.cnf: a random 3-SAT formula with a planted solution (for minisat) ----
+# ---- drawing.svg: 1 500 shapes with gradients, transparency, strokes and a blur filter (for rsvg-convert) ----
 {
-    my ($vars, $clauses) = (5000, 19000);
-    my @truth = map { rnd(2) } 0 .. $vars;
-    my $cnf = "p cnf $vars $clauses\n";
-    my $made = 0;
-    while ($made < $clauses) {
-        my @lits = map { (1 + rnd($vars)) * (rnd(2) ? 1 : -1) } 1 .. 3;
-        next unless grep { ($_ > 0) == ($truth[abs $_] == 1) } @lits;
-        $cnf .= "@lits 0\n";
-        $made++;
+    my $svg = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"750\" viewBox=\"0 0 1000 750\">\n<defs>\n";
+    for my $g (0 .. 11) {
+        $svg .= sprintf("<radialGradient id=\"g%d\"><stop offset=\"0\" stop-color=\"#%06x\"/><stop offset=\"1\" stop-color=\"#%06x\" stop-opacity=\"0.3\"/></radialGradient>\n",
+                        $g, rnd(1 << 24), rnd(1 << 24));
     }
-    write_file('sat.cnf', $cnf);
+    $svg .= "<filter id=\"soft\"><feGaussianBlur stdDeviation=\"2\"/></filter>\n</defs>\n<rect width=\"1000\" height=\"750\" fill=\"#f4f0e8\"/>\n";
+    for my $i (1 .. 1500) {
+        my ($x, $y) = (rnd(1000), rnd(750));
+        my $kind = rnd(4);
+        my $style = sprintf('fill="url(#g%d)" stroke="#%06x" stroke-width="%d" opacity="0.%d"', rnd(12), rnd(1 << 24), 1 + rnd(3), 3 + rnd(7));
+        if ($kind == 0) {
+            $svg .= sprintf("<circle cx=\"%d\" cy=\"%d\" r=\"%d\" %s/>\n", $x, $y, 3 + rnd(40), $style);
+        } elsif ($kind == 1) {
+            $svg .= sprintf("<path d=\"M%d %d C%d %d %d %d %d %dZ\" %s/>\n", $x, $y, $x + rnd(120) - 60, $y + rnd(120) - 60,
+                            $x + rnd(120) - 60, $y + rnd(120) - 60, $x + rnd(80) - 40, $y + rnd(80) - 40, $style);
+        } elsif ($kind == 2) {
+            $svg .= sprintf("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\" transform=\"rotate(%d %d %d)\" %s/>\n",
+                            $x, $y, 5 + rnd(60), 5 + rnd(60), rnd(10), rnd(360), $x, $y, $style);
+        } else {
+            $svg .= sprintf("<ellipse cx=\"%d\" cy=\"%d\" rx=\"%d\" ry=\"%d\" %s/>\n", $x, $y, 4 + rnd(50), 4 + rnd(30), $style);
+        }
+        $svg .= sprintf("<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"#%06x\" filter=\"url(#soft)\"/>\n", $x, $y, 10 + rnd(30), rnd(1 << 24)) if rnd(50) == 0;
+    }
+    $svg .= "</svg>\n";
+    write_file('drawing.svg', $svg);
 }
 PERL
 

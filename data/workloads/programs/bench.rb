@@ -12,9 +12,9 @@ Vec = Struct.new(:x, :y, :z) do
 end
 spheres = (0...30).map { |i| [Vec.new(Math.sin(i) * 5, Math.cos(i * 1.3) * 5, 10 + i % 7), 0.5 + (i % 4) * 0.3] }
 hits = 0
-(0...160).each do |py|
-  (0...160).each do |px|
-    d = Vec.new((px - 80) / 80.0, (py - 80) / 80.0, 1.0)
+(0...90).each do |py|
+  (0...90).each do |px|
+    d = Vec.new((px - 45) / 45.0, (py - 45) / 45.0, 1.0)
     dd = d.dot(d)
     spheres.each do |c, r|
       b = d.dot(c)
