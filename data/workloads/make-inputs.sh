@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make-inputs.sh DIR — generates every input of the workload set (data/workloads/README.md) into
-# DIR, deterministically: all data come from one fixed seed through a pseudo-random generator
+# DIR, deterministically: all data come from fixed seeds through a pseudo-random generator
 # written out here (xorshift64*), so the files are byte-identical on every machine. Nothing is
 # downloaded. Needs only perl (in every Debian) plus gzip and xz for the two pre-compressed inputs.
 #
-# The interpreter programs (python, perl, tcl, lua, awk) are small fixed source files in
+# The small programs (python, perl, tcl, lua, awk, php, ruby, luajit, node, jq, XSLT and XML
+# Schema, POV-Ray, LAMMPS, MathProg, SPICE and C++ sources) are fixed text files in
 # data/workloads/programs/ and are copied into DIR next to their inputs.
 #
 # Re-running is cheap when DIR is complete: a stamp file records the generator version.
