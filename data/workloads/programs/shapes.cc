@@ -50,8 +50,7 @@ template <typename K, typename V> std::map<V, std::vector<K>> invert(const std::
     auto it = std::partition(w.begin(), w.end(), [](double x) { return x > N / 10.0; });   \
     return std::accumulate(w.begin(), it, 0.0) + std::inner_product(w.begin(), w.end(), v.begin(), 0.0); \
   }
-MAKE_KERNEL(1) MAKE_KERNEL(2) MAKE_KERNEL(3) MAKE_KERNEL(4) MAKE_KERNEL(5) MAKE_KERNEL(6)
-MAKE_KERNEL(7) MAKE_KERNEL(8) MAKE_KERNEL(9) MAKE_KERNEL(10) MAKE_KERNEL(11) MAKE_KERNEL(12)
+MAKE_KERNEL(1) MAKE_KERNEL(2) MAKE_KERNEL(3) MAKE_KERNEL(4)
 
 int main(int argc, char**) {
   using namespace shapes;
@@ -71,7 +70,6 @@ int main(int argc, char**) {
   auto inv = invert(counts);
   std::string os;
   for (const auto& [count, names] : inv) os += std::to_string(count) + names.front();
-  double k = kernel1(areas) + kernel2(areas) + kernel3(areas) + kernel4(areas) + kernel5(areas) + kernel6(areas)
-           + kernel7(areas) + kernel8(areas) + kernel9(areas) + kernel10(areas) + kernel11(areas) + kernel12(areas);
+  double k = kernel1(areas) + kernel2(areas) + kernel3(areas) + kernel4(areas);
   return static_cast<int>(k + fib<30>() + inv.size() + os.size()) & 1;
 }
