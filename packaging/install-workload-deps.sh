@@ -22,6 +22,29 @@ PACKAGES=(
   flac lame
   # sort, md5sum... (always there, listed for completeness)
   coreutils
+  # --- the wider suite of issue 17 (data/workloads/README.md, "Categories") ---
+  # compilers: cc1plus, clang -cc1
+  g++-12 clang-14
+  # interpreters and JITs
+  php-cli ruby luajit nodejs
+  # embedded key-value stores
+  kyotocabinet-utils tokyocabinet-bin lmdb-utils
+  # compressors
+  brotli lzip lz4
+  # media encoders
+  x265 vpx-tools vorbis-tools opus-tools libjpeg-turbo-progs webp
+  # image and rendering
+  povray imagemagick graphviz librsvg2-bin
+  # game-tree search
+  gnugo fairy-stockfish
+  # scientific and floating point
+  lammps glpk-utils ngspice
+  # bioinformatics
+  hmmer bwa clustalo
+  # XML and text
+  xsltproc libxml2-utils jq grep sed
+  # crypto and networking
+  openssl openssh-client tcpdump
 )
 
 exec bash "$(dirname "$0")/apt-install-missing.sh" install-workload-deps "${PACKAGES[@]}"

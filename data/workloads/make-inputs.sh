@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # make-inputs.sh DIR — generates every input of the workload set (data/workloads/README.md) into
-# DIR, deterministically: all data come from one fixed seed through a pseudo-random generator
+# DIR, deterministically: all data come from fixed seeds through a pseudo-random generator
 # written out here (xorshift64*), so the files are byte-identical on every machine. Nothing is
 # downloaded. Needs only perl (in every Debian) plus gzip and xz for the two pre-compressed inputs.
 #
-# The interpreter programs (python, perl, tcl, lua, awk) are small fixed source files in
+# The small programs (python, perl, tcl, lua, awk, php, ruby, luajit, node, jq, XSLT and XML
+# Schema, POV-Ray, LAMMPS, MathProg, SPICE and C++ sources) are fixed text files in
 # data/workloads/programs/ and are copied into DIR next to their inputs.
 #
 # Re-running is cheap when DIR is complete: a stamp file records the generator version.
@@ -249,6 +250,239 @@ write_file('music.wav', $wav);
 
 # ---- pi.bc: digits of pi and e with bc -l ----
 write_file('pi.bc', "scale = 1100\np = 4 * a(1)\nlength(p)\nscale = 600\ne(1)\nquit\n");
+
+# ==== inputs added for the wider suite (issue 17). A second seed, so that every file above keeps
+# its bytes; the generator and vocabulary are the same. ====
+$state = 20261125 | 1;
+
+# ---- image.ppm: 512x384 RGB: gradients, discs, stripes and a little noise ----
+{
+    my ($w, $h) = (512, 384);
+    my @discs = map { [rnd($w), rnd($h), 20 + rnd(90), rnd(256), rnd(256), rnd(256)] } 1 .. 8;
+    my $img = "P6\n$w $h\n255\n";
+    for my $y (0 .. $h - 1) {
+        my $row = '';
+        for my $x (0 .. $w - 1) {
+            my ($r, $g, $b) = (($x * 255) / $w, ($y * 255) / $h, (($x + $y) * 7) & 255);
+            for my $d (@discs) {
+                my ($dx, $dy) = ($x - $d->[0], $y - $d->[1]);
+                if ($dx * $dx + $dy * $dy < $d->[2] * $d->[2]) { ($r, $g, $b) = @$d[3, 4, 5]; last }
+            }
+            $g = 255 - $g if (($x >> 5) + ($y >> 5)) % 5 == 0;
+            my $n = rnd(16) - 8;
+            $row .= pack('C3', map { my $v = $_ + $n; $v < 0 ? 0 : $v > 255 ? 255 : $v } $r, $g, $b);
+        }
+        $img .= $row;
+    }
+    write_file('image.ppm', $img);
+}
+
+# ---- video.y4m: 48 frames of 352x288 4:2:0, a camera panning over a texture, moving blocks ----
+{
+    my ($w, $h, $frames) = (352, 288, 48);
+    my ($tw, $th) = ($w + 2 * $frames + 16, $h + $frames + 16);
+    my $tex = '';
+    for my $y (0 .. $th - 1) {
+        my $row = '';
+        my $base = 60 + (($y * 3) % 120);
+        for my $x (0 .. $tw - 1) {
+            $row .= chr(($base + (($x * $y) >> 6) % 64 + rnd(12)) & 255);
+        }
+        $tex .= $row;
+    }
+    my $video = "YUV4MPEG2 W$w H$h F25:1 Ip A1:1 C420jpeg\n";
+    my ($cw, $ch) = ($w / 2, $h / 2);
+    for my $f (0 .. $frames - 1) {
+        my $luma = '';
+        for my $y (0 .. $h - 1) { $luma .= substr($tex, ($y + $f) * $tw + 2 * $f, $w) }
+        for my $k (0 .. 2) {   # three bright blocks moving across
+            my ($bx, $by) = ((40 + 6 * $f + 90 * $k) % ($w - 32), 40 + 70 * $k);
+            substr($luma, ($by + $_) * $w + $bx, 32) = chr(200 + 15 * $k) x 32 for 0 .. 31;
+        }
+        my $u = chr(128 + $f % 8) x ($cw * $ch);
+        my $v = '';
+        $v .= chr(100 + (($_ + $f) % 50)) x $cw for 0 .. $ch - 1;
+        $video .= "FRAME\n" . $luma . $u . $v;
+    }
+    write_file('video.y4m', $video);
+}
+
+# ---- graph.dot: a layered call-graph-like digraph with clusters ----
+{
+    my $dot = "digraph G {\n  rankdir=TB;\n  node [shape=box];\n";
+    my $n = 500;
+    for my $c (0 .. 5) {
+        $dot .= "  subgraph cluster_$c {\n    label=\"" . $words[100 + $c] . "\";\n";
+        $dot .= "    n$_ [label=\"" . zipf_word() . "_$_\"];\n" for grep { $_ % 6 == $c } 0 .. $n - 1;
+        $dot .= "  }\n";
+    }
+    for my $i (1 .. $n - 1) {
+        $dot .= "  n" . rnd($i) . " -> n$i;\n";
+        $dot .= "  n" . rnd($i) . " -> n$i [style=dashed];\n" if rnd(3) == 0;
+    }
+    $dot .= "}\n";
+    write_file('graph.dot', $dot);
+}
+
+# ---- catalog.xml: 12 000 book records (for xsltproc and xmllint) ----
+{
+    my $xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalog>\n";
+    for my $id (1 .. 12000) {
+        my $title = join(' ', map { zipf_word() } 1 .. 2 + rnd(4));
+        my $abstract = join(' ', map { zipf_word() } 1 .. 10 + rnd(30));
+        $xml .= "  <book id=\"b$id\" lang=\"" . ('en', 'fr', 'de', 'es')[rnd(4)] . "\">\n"
+              . "    <title>$title</title>\n    <author>" . ucfirst($words[30 + rnd(800)]) . ' ' . ucfirst($words[30 + rnd(3000)]) . "</author>\n"
+              . "    <genre>" . $words[40 + rnd(12)] . "</genre>\n    <year>" . (1950 + rnd(75)) . "</year>\n"
+              . "    <price>" . sprintf('%d.%02d', 3 + rnd(90), rnd(100)) . "</price>\n    <tags>"
+              . join('', map { '<tag>' . zipf_word() . '</tag>' } 1 .. 1 + rnd(4)) . "</tags>\n"
+              . "    <abstract>$abstract</abstract>\n  </book>\n";
+    }
+    $xml .= "</catalog>\n";
+    write_file('catalog.xml', $xml);
+}
+
+# ---- events.json: 12 000 JSON event records (for jq) ----
+{
+    my @kinds = qw(click view purchase login logout search share);
+    my $json = "[\n";
+    for my $id (1 .. 12000) {
+        $json .= sprintf('{"id":%d,"user":"u%d","kind":"%s","ts":%d,"value":%d.%02d,"tags":["%s","%s"],"geo":{"region":"%s","zone":%d}}',
+            $id, rnd(3000), pick(\@kinds), 1700000000 + rnd(10000000), rnd(1000), rnd(100),
+            zipf_word(), zipf_word(), pick(\@regions), rnd(40));
+        $json .= $id < 12000 ? ",\n" : "\n";
+    }
+    $json .= "]\n";
+    write_file('events.json', $json);
+}
+
+# ---- sequences: DNA reference (bwa), a protein family (clustalo, muscle, phmmer), a protein db ----
+{
+    my @bases = qw(A C G T);
+    my $dna = '';
+    my @repeats = map { join('', map { $bases[rnd(4)] } 1 .. 300 + rnd(700)) } 1 .. 20;
+    while (length($dna) < 1_000_000) {
+        if (rnd(10) == 0) { my $r = pick(\@repeats); substr($r, rnd(length $r), 1) = $bases[rnd(4)]; $dna .= $r }
+        else { $dna .= join('', map { $bases[rnd(4)] } 1 .. 500) }
+    }
+    my $fa = ">chrZ generated\n";
+    $fa .= substr($dna, $_ * 70, 70) . "\n" for 0 .. int((length($dna) - 1) / 70);
+    write_file('ref.fa', $fa);
+
+    my @aa = split //, 'ACDEFGHIKLMNPQRSTVWYLLAAGGSSEEKVVIT';   # rough natural frequencies
+    my $ancestor = join('', map { $aa[rnd(scalar @aa)] } 1 .. 320);
+    my $mutate = sub {
+        my ($s, $pct) = @_;
+        my $out = '';
+        for my $c (split //, $s) {
+            my $x = rnd(100);
+            if ($x < $pct) { $out .= $aa[rnd(scalar @aa)] }
+            elsif ($x < $pct + 2) { }                                    # deletion
+            elsif ($x < $pct + 4) { $out .= $c . $aa[rnd(scalar @aa)] }  # insertion
+            else { $out .= $c }
+        }
+        return $out;
+    };
+    my @family;
+    for my $clade (0 .. 7) {
+        my $c = $mutate->($ancestor, 25);
+        push @family, $mutate->($c, 12) for 1 .. 8;
+    }
+    my $fam = '';
+    for my $i (grep { $_ % 8 < 5 } 0 .. $#family) {   # 5 of each clade's 8 go to clustalo
+        $fam .= ">seq$i\n";
+        $fam .= substr($family[$i], $_ * 60, 60) . "\n" for 0 .. int((length($family[$i]) - 1) / 60);
+    }
+    write_file('family.fa', $fam);
+    write_file('query.fa', ">query\n" . $mutate->($ancestor, 10) . "\n");
+    my $db = '';
+    for my $i (1 .. 8000) {
+        my $s = rnd(150) == 0 ? $mutate->(pick(\@family), 20) : join('', map { $aa[rnd(scalar @aa)] } 1 .. 80 + rnd(400));
+        $db .= ">p$i\n$s\n";
+    }
+    write_file('proteins.fa', $db);
+}
+
+# ---- packets.pcap: 15 000 Ethernet/IPv4 packets: DNS over UDP, HTTP and bulk over TCP ----
+{
+    my $pcap = pack('VvvVVVV', 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1);
+    my $ipsum = sub {
+        my $hdr = shift;
+        my $sum = 0;
+        $sum += $_ for unpack('n*', $hdr);
+        $sum = ($sum & 0xffff) + ($sum >> 16) while $sum >> 16;
+        return ~$sum & 0xffff;
+    };
+    my ($sec, $usec) = (1700000000, 0);
+    for my $i (1 .. 15000) {
+        my ($src, $dst) = (0x0a000000 + rnd(200), 0xc0a80000 + rnd(60000));
+        my ($proto, $l4);
+        my $kind = rnd(3);
+        if ($kind == 0) {   # DNS query
+            my $q = '';
+            $q .= chr(length $_) . $_ for (zipf_word(), $words[30 + rnd(500)], 'example');
+            $q .= "\0" . pack('nn', (1, 28, 15)[rnd(3)], 1);
+            my $dns = pack('nnnnnn', rnd(65536), 0x0100, 1, 0, 0, 0) . $q;
+            $l4 = pack('nnnn', 1024 + rnd(60000), 53, 8 + length $dns, 0) . $dns;
+            $proto = 17;
+        } else {
+            my $payload = $kind == 1
+                ? "GET /" . zipf_word() . "/" . zipf_word() . ".html HTTP/1.1\r\nHost: " . zipf_word() . ".test\r\nUser-Agent: gen\r\n\r\n"
+                : join('', map { chr(rnd(256)) } 1 .. rnd(200));
+            my $flags = (0x18, 0x10, 0x02, 0x11)[rnd(4)];
+            $l4 = pack('nnNNnnnn', 1024 + rnd(60000), $kind == 1 ? 80 : 443, rnd(1 << 30), rnd(1 << 30),
+                       (5 << 12) | $flags, 64240, 0, 0) . $payload;
+            $proto = 6;
+        }
+        my $ip = pack('CCnnnCCnNN', 0x45, 0, 20 + length $l4, $i & 0xffff, 0x4000, 64, $proto, 0, $src, $dst);
+        substr($ip, 10, 2) = pack('n', $ipsum->($ip));
+        my $frame = pack('H12H12n', '020000000001', '020000000002', 0x0800) . $ip . $l4;
+        $usec += 1 + rnd(3000);
+        if ($usec >= 1000000) { $sec++; $usec -= 1000000 }
+        $pcap .= pack('VVVV', $sec, $usec, length $frame, length $frame) . $frame;
+    }
+    write_file('packets.pcap', $pcap);
+}
+
+# ---- kv.dump: 40 000 key/value pairs in mdb_dump's text format (for mdb_load) ----
+{
+    my $dump = "VERSION=3\nformat=bytevalue\ntype=btree\nmapsize=536870912\nmaxreaders=126\nHEADER=END\n";
+    for my $i (1 .. 40000) {
+        my $key = sprintf('%s:%08d', zipf_word(), rnd(100000000));
+        my $value = join(' ', map { zipf_word() } 1 .. 3 + rnd(20));
+        $dump .= ' ' . unpack('H*', $key) . "\n " . unpack('H*', $value) . "\n";
+    }
+    $dump .= "DATA=END\n";
+    write_file('kv.dump', $dump);
+}
+
+# ---- drawing.svg: 1 500 shapes with gradients, transparency, strokes and a blur filter (for rsvg-convert) ----
+{
+    my $svg = "<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"750\" viewBox=\"0 0 1000 750\">\n<defs>\n";
+    for my $g (0 .. 11) {
+        $svg .= sprintf("<radialGradient id=\"g%d\"><stop offset=\"0\" stop-color=\"#%06x\"/><stop offset=\"1\" stop-color=\"#%06x\" stop-opacity=\"0.3\"/></radialGradient>\n",
+                        $g, rnd(1 << 24), rnd(1 << 24));
+    }
+    $svg .= "<filter id=\"soft\"><feGaussianBlur stdDeviation=\"2\"/></filter>\n</defs>\n<rect width=\"1000\" height=\"750\" fill=\"#f4f0e8\"/>\n";
+    for my $i (1 .. 1500) {
+        my ($x, $y) = (rnd(1000), rnd(750));
+        my $kind = rnd(4);
+        my $style = sprintf('fill="url(#g%d)" stroke="#%06x" stroke-width="%d" opacity="0.%d"', rnd(12), rnd(1 << 24), 1 + rnd(3), 3 + rnd(7));
+        if ($kind == 0) {
+            $svg .= sprintf("<circle cx=\"%d\" cy=\"%d\" r=\"%d\" %s/>\n", $x, $y, 3 + rnd(40), $style);
+        } elsif ($kind == 1) {
+            $svg .= sprintf("<path d=\"M%d %d C%d %d %d %d %d %dZ\" %s/>\n", $x, $y, $x + rnd(120) - 60, $y + rnd(120) - 60,
+                            $x + rnd(120) - 60, $y + rnd(120) - 60, $x + rnd(80) - 40, $y + rnd(80) - 40, $style);
+        } elsif ($kind == 2) {
+            $svg .= sprintf("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"%d\" transform=\"rotate(%d %d %d)\" %s/>\n",
+                            $x, $y, 5 + rnd(60), 5 + rnd(60), rnd(10), rnd(360), $x, $y, $style);
+        } else {
+            $svg .= sprintf("<ellipse cx=\"%d\" cy=\"%d\" rx=\"%d\" ry=\"%d\" %s/>\n", $x, $y, 4 + rnd(50), 4 + rnd(30), $style);
+        }
+        $svg .= sprintf("<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"#%06x\" filter=\"url(#soft)\"/>\n", $x, $y, 10 + rnd(30), rnd(1 << 24)) if rnd(50) == 0;
+    }
+    $svg .= "</svg>\n";
+    write_file('drawing.svg', $svg);
+}
 PERL
 
 # Pre-compressed inputs for the decompressors (gzip -n and xz give identical bytes every time).
