@@ -30,7 +30,7 @@ WindowSeries deliveredWindows(const RegionIndex& index, std::vector<double>& rea
 } // namespace
 
 WindowSeries FrontEndModel::fetchWidth(const RegionIndex& index, std::uint32_t width,
-                                       std::uint32_t windowSize) {
+                                       std::uint32_t windowSize, std::uint32_t btbMissBubble) {
     const std::size_t n = index.region.size();
     const double w = std::max<std::uint32_t>(width, 1);
     // Fetch groups end at taken branches; instruction j of a group is delivered in cycle
@@ -45,6 +45,8 @@ WindowSeries FrontEndModel::fetchWidth(const RegionIndex& index, std::uint32_t w
         const std::size_t last = std::min(n, start + std::size_t(windowSize)) - 1;
         while (g < index.takenEnds.size() && index.takenEnds[g] < last) {
             cycles += std::ceil(double(index.takenEnds[g] + 1 - groupStart) / w);
+            if (index.region[index.takenEnds[g]].btbMiss())
+                cycles += btbMissBubble;
             groupStart = index.takenEnds[g] + 1;
             ++g;
         }

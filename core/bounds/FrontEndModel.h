@@ -19,10 +19,17 @@ namespace concorde {
 ///     branch (one taken branch per cycle, as the reference simulator does), so a window needs
 ///     Σ ceil(group / W) cycles over its fetch groups (runs of instructions ending at a taken
 ///     branch). The group straddling a window boundary is charged to the window it ends in.
+///     A group ending at a taken branch that missed the BTB (AnnotatedInstruction::btbMiss)
+///     costs `btbMissBubble` more cycles: fetch waits for decode to redirect it.
 class FrontEndModel {
 public:
+    /// PipelineSpec{}.btbMissBubble(), the reference simulator's bubble (a test keeps them
+    /// equal; bounds sit below the simulator and cannot include its headers).
+    static constexpr std::uint32_t kDefaultBtbMissBubble = 2;
+
     static WindowSeries fetchWidth(const RegionIndex& index, std::uint32_t width,
-                                   std::uint32_t windowSize);
+                                   std::uint32_t windowSize,
+                                   std::uint32_t btbMissBubble = kDefaultBtbMissBubble);
     static WindowSeries icacheFills(const RegionIndex& index, std::uint32_t fills,
                                     std::uint32_t windowSize, std::uint32_t hitCycles = 1);
     static WindowSeries fetchBuffers(const RegionIndex& index, std::uint32_t buffers,

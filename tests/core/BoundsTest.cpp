@@ -171,6 +171,11 @@ private slots:
         // 2 + 2 cycles.
         region.instructions[2].flags |= AnnotatedInstruction::kTaken;
         QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 4}));
+        // The taken branch missed the BTB: fetch waits for decode to redirect it, so its group
+        // costs the bubble more: 2 + bubble + 2 cycles (bubble 2 by default; 5 when given).
+        region.instructions[2].flags |= AnnotatedInstruction::kBtbMiss;
+        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 6}));
+        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6, 5), (WindowSeries{6.0f / 9}));
     }
 
     void mismatchedMemoryConfigIsAnError() {
