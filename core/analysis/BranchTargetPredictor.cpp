@@ -63,7 +63,7 @@ BranchTargetPredictor::BtbEntry& BranchTargetPredictor::lookupBtb(std::uint64_t 
             victim = &set[w];
     }
     hit = false;
-    *victim = BtbEntry{pc, 0, ++clock_};
+    *victim = BtbEntry{pc, 0, ++clock_, false};
     return *victim;
 }
 
@@ -111,7 +111,16 @@ TargetOutcome BranchTargetPredictor::predictAndUpdate(const TraceRecord& r) {
     bool wrongTarget = false;
     switch (r.branchKind) {
     case BranchKind::Call:
-        wrongTarget = hit && entry && lastTarget != r.branchTarget;
+        if (entry && hit && entry->indirectCall) {
+            if (indirectSets_ > 0)
+                wrongTarget = predictIndirect(r.pc, lastTarget, r.branchTarget) != r.branchTarget;
+        } else if (entry && hit && lastTarget != r.branchTarget) {
+            // Only an indirect call changes target: from now on the indirect table predicts it.
+            wrongTarget = true;
+            entry->indirectCall = true;
+            if (indirectSets_ > 0)
+                predictIndirect(r.pc, lastTarget, r.branchTarget);
+        }
         if (!ras_.empty()) {
             ras_[rasTop_] = r.pc + r.size;
             rasTop_ = (rasTop_ + 1) % static_cast<std::uint32_t>(ras_.size());

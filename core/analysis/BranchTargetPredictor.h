@@ -39,9 +39,11 @@ enum class TargetOutcome : std::uint8_t {
 ///   where the history is the last `indirectHistory` indirect-jump targets (any PC). When the
 ///   table has no entry, the BTB entry's last target is the prediction. A wrong or missing
 ///   prediction is Mispredicted.
-/// - Calls: the trace does not tell direct from indirect calls, so every call is predicted by its
-///   BTB entry's last target; a BTB hit with another target (only possible for an indirect call)
-///   is Mispredicted.
+/// - Calls: the trace does not tell direct from indirect calls, so a call is predicted by its BTB
+///   entry's last target until a hit shows another target (only an indirect call can change
+///   target): that call is Mispredicted and its entry is marked as an indirect call, whose later
+///   instances the indirect table predicts like indirect jumps (their targets also enter the
+///   history). The mark is lost with the entry. With a perfect (size 0) BTB calls are perfect.
 ///
 /// Simplifications: one BTB level (the small zero-bubble BTBs in front of N1's main BTB are not
 /// modelled, and a main-BTB hit steers fetch without a bubble); full-PC tags (no aliasing); the
@@ -64,6 +66,7 @@ private:
         std::uint64_t pc = kEmpty;
         std::uint64_t target = 0;
         std::uint64_t lastUse = 0;
+        bool indirectCall = false; ///< a call seen to change target
     };
     struct IndirectEntry {
         std::uint64_t pc = kEmpty;
