@@ -16,8 +16,9 @@ std::string DiagnoseCommand::description() const {
            "resource binding, and the effective value measured from simulated time must equal\n"
            "the configured one — per-class latencies, load-to-use latency per cache level,\n"
            "every width, the ROB/LQ/SQ knees, cache capacities, the misprediction penalty,\n"
-           "I-cache fill and fetch-buffer limits, MSHRs and the prefetcher, and the store\n"
-           "side: SQ entries held by store misses, dirty writebacks' DRAM bandwidth. Configurations\n"
+           "I-cache fill and fetch-buffer limits, the BTB, return stack and indirect-target\n"
+           "predictor, MSHRs and the prefetcher, and the store side: SQ entries held by store\n"
+           "misses, dirty writebacks' DRAM bandwidth. Configurations\n"
            "include the ends of each parameter's range. Exits 1 if any check fails.\n";
 }
 
@@ -32,7 +33,7 @@ void DiagnoseCommand::declare(CLI::App& app) {
 int DiagnoseCommand::run(std::ostream& out, std::ostream& err) {
     const auto groups = groups_.empty() ? DiagnosticSuite::groups() : groups_;
     const auto printRow = [&](const DiagnosticCheck& c) {
-        out << (c.passed ? "PASS " : "FAIL ") << std::left << std::setw(12) << c.group
+        out << (c.passed ? "PASS " : "FAIL ") << std::left << std::setw(14) << c.group
             << std::setw(26) << c.name << std::right << " configured " << std::setw(8)
             << std::setprecision(6) << c.configured << "  measured " << std::setw(10) << std::fixed
             << std::setprecision(3) << c.measured << std::defaultfloat << " " << c.unit << "  ["

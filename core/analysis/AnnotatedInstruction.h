@@ -12,9 +12,13 @@ namespace concorde {
 /// analytical models and the reference simulator need besides the raw record. 60 bytes.
 struct AnnotatedInstruction {
     enum Flag : std::uint8_t {
-        kTaken = 1,            ///< a branch that was taken
-        kTageMispredicted = 2, ///< TAGE mispredicted it (direction, or target for indirect jumps)
-        kNewFetchLine = 4,     ///< fetching it started a new I-cache access (see fetchLevel)
+        kTaken = 1,              ///< a branch that was taken
+        kTageMispredicted = 2,   ///< TAGE mispredicted the direction of this conditional branch
+        kNewFetchLine = 4,       ///< fetching it started a new I-cache access (see fetchLevel)
+        kTargetMispredicted = 8, ///< wrong return or indirect target (any direction predictor)
+        /// Taken, missed the BTB, target not mispredicted: a redirect at decode, unless the
+        /// configured direction predictor mispredicts the branch (that flush subsumes it).
+        kBtbMiss = 16,
     };
 
     /// Producers (register and memory RAW), as indices into the region's measured instructions;
@@ -53,6 +57,8 @@ struct AnnotatedInstruction {
     bool taken() const { return flags & kTaken; }
     bool tageMispredicted() const { return flags & kTageMispredicted; }
     bool newFetchLine() const { return flags & kNewFetchLine; }
+    bool targetMispredicted() const { return flags & kTargetMispredicted; }
+    bool btbMiss() const { return flags & kBtbMiss; }
 };
 
 static_assert(sizeof(AnnotatedInstruction) <= 64, "keep annotated instructions cache-friendly");

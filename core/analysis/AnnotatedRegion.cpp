@@ -15,11 +15,15 @@ std::vector<std::uint8_t> AnnotatedRegion::simpleMispredictions(double missPct,
 
 std::vector<std::uint8_t> AnnotatedRegion::mispredictions(BranchPredictorKind kind, double missPct,
                                                           std::uint64_t seed) const {
-    if (kind == BranchPredictorKind::Simple)
-        return simpleMispredictions(missPct, seed);
-    std::vector<std::uint8_t> result(instructions.size(), 0);
-    for (std::size_t i = 0; i < instructions.size(); ++i)
-        result[i] = instructions[i].tageMispredicted() ? 1 : 0;
+    std::vector<std::uint8_t> result = kind == BranchPredictorKind::Simple
+                                           ? simpleMispredictions(missPct, seed)
+                                           : std::vector<std::uint8_t>(instructions.size(), 0);
+    const bool tage = kind == BranchPredictorKind::Tage;
+    for (std::size_t i = 0; i < instructions.size(); ++i) {
+        const AnnotatedInstruction& a = instructions[i];
+        if (a.targetMispredicted() || (tage && a.tageMispredicted()))
+            result[i] = 1;
+    }
     return result;
 }
 
@@ -33,7 +37,8 @@ std::uint64_t AnnotatedRegion::mispredictionCount(BranchPredictorKind kind, doub
         stats.perBranchKind[static_cast<std::size_t>(BranchKind::DirectConditional)];
     for (std::uint64_t k = 0; k < branches; ++k)
         count += predictor.mispredicts(k) ? 1 : 0;
-    return count;
+    // Conditional branches never have a target misprediction, so the two counts are disjoint.
+    return count + stats.targetMispredictions;
 }
 
 } // namespace concorde

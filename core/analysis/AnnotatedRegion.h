@@ -29,9 +29,15 @@ struct AnnotatedRegion {
         std::array<std::uint64_t, kMemLevelCount> storeLevels{}; ///< stores by storeLevel
         std::uint64_t fetchAccesses = 0; ///< instructions with kNewFetchLine
         std::array<std::uint64_t, kMemLevelCount> fetchLevels{}; ///< those by fetchLevel
-        std::uint64_t prefetchesIssued = 0;   ///< lines installed in L1d by the prefetcher
-        std::uint64_t tageMispredictions = 0; ///< conditional and indirect
+        std::uint64_t prefetchesIssued = 0; ///< lines installed in L1d by the prefetcher
+        /// Every misprediction with TAGE: its conditional ones plus targetMispredictions.
+        std::uint64_t tageMispredictions = 0;
         std::uint64_t tageConditionalMispredictions = 0;
+        /// Wrong return or indirect targets (BranchTargetPredictor), whatever the direction
+        /// predictor.
+        std::uint64_t targetMispredictions = 0;
+        /// Taken branches that missed the BTB but were otherwise predicted right.
+        std::uint64_t btbMisses = 0;
     };
 
     std::vector<AnnotatedInstruction> instructions;
@@ -54,12 +60,14 @@ struct AnnotatedRegion {
     /// the measured part gives the same answers.
     std::vector<std::uint8_t>
     simpleMispredictions(double missPct, std::uint64_t seed = SimplePredictor::kDefaultSeed) const;
-    /// Misprediction flags of the configured predictor: TAGE's, or the simple predictor's at
-    /// `missPct`.
+    /// Misprediction flags of the configured predictor: the direction mispredictions of TAGE, or
+    /// of the simple predictor at `missPct`, plus the target mispredictions (returns, indirect
+    /// jumps) of the branch-target front end, which both predictors share.
     std::vector<std::uint8_t>
     mispredictions(BranchPredictorKind kind, double missPct,
                    std::uint64_t seed = SimplePredictor::kDefaultSeed) const;
-    /// Number of mispredicted measured branches for the configured predictor.
+    /// Number of mispredicted measured branches for the configured predictor (direction and
+    /// target).
     std::uint64_t mispredictionCount(BranchPredictorKind kind, double missPct,
                                      std::uint64_t seed = SimplePredictor::kDefaultSeed) const;
 };

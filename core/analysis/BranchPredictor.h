@@ -10,9 +10,10 @@ namespace concorde {
 /// What counts as a misprediction is the same for every implementation:
 /// - conditional branches: the direction;
 /// - indirect jumps: the target (an implementation may assume them perfect, see its docs);
-/// - direct unconditional jumps, calls and returns: never — the BTB and the return address
-///   stack are assumed perfect, since traces here come from single-threaded user code whose
-///   call depth fits a RAS and whose direct targets fit a BTB.
+/// - direct unconditional jumps, calls and returns: never.
+/// The trace analysis and the reference simulator take only the verdict on conditional branches
+/// from a BranchPredictor: every target (BTB, return stack, indirect jumps) comes from the one
+/// BranchTargetPredictor they share.
 class BranchPredictor {
 public:
     virtual ~BranchPredictor() = default;

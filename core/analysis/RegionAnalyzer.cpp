@@ -1,5 +1,6 @@
 #include "analysis/RegionAnalyzer.h"
 
+#include "analysis/BranchTargetPredictor.h"
 #include "analysis/CacheHierarchy.h"
 #include "analysis/DependencyAnalyzer.h"
 #include "common/ConcordeError.h"
@@ -12,9 +13,10 @@
 namespace concorde {
 
 RegionAnalyzer::RegionAnalyzer(const MemorySystemSpec& spec, const LatencyTable& latencies,
-                               const TagePredictor::Geometry& tage)
-    : spec_(spec), latencies_(latencies), tage_(tage) {
+                               const TagePredictor::Geometry& tage, const BranchTargetSpec& targets)
+    : spec_(spec), latencies_(latencies), tage_(tage), targets_(targets) {
     spec_.validate();
+    targets_.validate();
     TagePredictor{tage_}; // validates the geometry now rather than on first use
 }
 
@@ -34,11 +36,20 @@ AnnotatedRegion RegionAnalyzer::analyze(std::span<const TraceRecord> records, st
 
     DependencyAnalyzer dependencies;
     TagePredictor tage = region.warm ? region.warm->tagePredictor(tage_) : TagePredictor(tage_);
+    BranchTargetPredictor targets(targets_);
     const auto base = static_cast<std::int32_t>(warmup);
     for (std::size_t i = 0; i < records.size(); ++i) {
         const TraceRecord& r = records[i];
         const ProducerList absolute = dependencies.next(r);
-        const bool mispredicted = r.isBranch() && tage.predictAndUpdate(r);
+        // TAGE decides directions only; targets come from the shared front end, exactly as the
+        // reference simulator splits them.
+        const bool direction = r.isBranch() && tage.predictAndUpdate(r) &&
+                               r.branchKind == BranchKind::DirectConditional;
+        const TargetOutcome target = targets.predictAndUpdate(r);
+        const bool wrongTarget = target == TargetOutcome::Mispredicted;
+        // Kept whatever the direction predictor says: the simple predictor decides directions
+        // later, from these annotations; a direction misprediction subsumes the miss.
+        const bool btbMiss = target == TargetOutcome::BtbMiss;
         if (i < warmup)
             continue;
         AnnotatedInstruction& a = region.instructions[i - warmup];
@@ -49,16 +60,17 @@ AnnotatedRegion RegionAnalyzer::analyze(std::span<const TraceRecord> records, st
         a.branchKind = r.branchKind;
         a.loadCount = r.loadCount;
         a.storeCount = r.storeCount;
-        a.flags =
-            static_cast<std::uint8_t>((r.isBranch() && r.taken ? AnnotatedInstruction::kTaken : 0) |
-                                      (mispredicted ? AnnotatedInstruction::kTageMispredicted : 0));
+        a.flags = static_cast<std::uint8_t>(
+            (r.isBranch() && r.taken ? AnnotatedInstruction::kTaken : 0) |
+            (direction ? AnnotatedInstruction::kTageMispredicted : 0) |
+            (wrongTarget ? AnnotatedInstruction::kTargetMispredicted : 0) |
+            (btbMiss ? AnnotatedInstruction::kBtbMiss : 0));
         ++stats.perClass[static_cast<std::size_t>(r.instrClass)];
         ++stats.perBranchKind[static_cast<std::size_t>(r.branchKind)];
-        if (mispredicted) {
-            ++stats.tageMispredictions;
-            if (r.branchKind == BranchKind::DirectConditional)
-                ++stats.tageConditionalMispredictions;
-        }
+        stats.tageMispredictions += direction || wrongTarget;
+        stats.tageConditionalMispredictions += direction;
+        stats.targetMispredictions += wrongTarget;
+        stats.btbMisses += btbMiss;
     }
     annotateMemory(region, records, config);
     return region;

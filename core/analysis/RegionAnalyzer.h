@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/AnnotatedRegion.h"
+#include "analysis/BranchTargetSpec.h"
 #include "analysis/LatencyTable.h"
 #include "analysis/MemoryConfig.h"
 #include "analysis/MemorySystemSpec.h"
@@ -14,8 +15,9 @@
 namespace concorde {
 
 /// Runs the trace analysis of docs/design.md §5 over one region: register and memory dependencies,
-/// TAGE prediction, in-order L1i/L1d/L2/LLC simulation with the stride prefetcher, latency
-/// estimates and memory-ordering episodes.
+/// TAGE prediction, branch targets (BTB, return stack, indirect predictor: BranchTargetPredictor,
+/// the one the reference simulator runs), in-order L1i/L1d/L2/LLC simulation with the stride
+/// prefetcher, latency estimates and memory-ordering episodes.
 ///
 /// Input is a region as TraceReader::readRegion returns it: `warmup` warm-up records followed by
 /// the measured ones. Every stateful model (caches, prefetcher, TAGE, dependency writers) starts
@@ -36,11 +38,13 @@ namespace concorde {
 class RegionAnalyzer {
 public:
     explicit RegionAnalyzer(const MemorySystemSpec& spec = {}, const LatencyTable& latencies = {},
-                            const TagePredictor::Geometry& tage = {});
+                            const TagePredictor::Geometry& tage = {},
+                            const BranchTargetSpec& targets = {});
 
     /// Full analysis. Throws a bad-input ConcordeError if warmup > records.size(). With `warm`,
     /// the caches, prefetcher and TAGE start from that functional warm-up state instead of cold
-    /// (the region keeps it, so annotateMemory() starts from it too).
+    /// (the region keeps it, so annotateMemory() starts from it too); the branch-target
+    /// structures always start cold at the first warm-up record.
     AnnotatedRegion analyze(std::span<const TraceRecord> records, std::uint64_t warmup,
                             const MemoryConfig& config,
                             std::shared_ptr<const WarmState> warm = {}) const;
@@ -54,11 +58,13 @@ public:
     const MemorySystemSpec& spec() const { return spec_; }
     const LatencyTable& latencies() const { return latencies_; }
     const TagePredictor::Geometry& tageGeometry() const { return tage_; }
+    const BranchTargetSpec& targetSpec() const { return targets_; }
 
 private:
     MemorySystemSpec spec_;
     LatencyTable latencies_;
     TagePredictor::Geometry tage_;
+    BranchTargetSpec targets_;
 };
 
 } // namespace concorde

@@ -46,8 +46,10 @@ struct TageGeometry {
 ///
 /// Indirect jumps: a target cache indexed by PC ⊕ recent outcomes ⊕ path history (1K entries,
 /// PC-tagged), falling back to a per-PC last-target table; a wrong or missing target is a
-/// misprediction. Calls (direct or indirect), returns and direct jumps are perfect (BTB and RAS
-/// assumed perfect, see BranchPredictor).
+/// misprediction. Calls (direct or indirect), returns and direct jumps are perfect here. The
+/// analysis and the reference simulator use only the conditional verdicts and take targets from
+/// BranchTargetPredictor; the target tables stay for standalone use and because they are part of
+/// the saved state (WarmState) that existing traces carry.
 ///
 /// Deterministic: the allocation choice uses an internal xorshift generator reset with the
 /// predictor.

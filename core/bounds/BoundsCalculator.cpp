@@ -115,7 +115,9 @@ ResourceBounds BoundsCalculator::compute(Prepared& prepared, const CoreConfig& c
     bounds.auxiliary["mispredicts_pki"] = std::move(mispredicts);
     const auto predicted =
         region.stats.perBranchKind[static_cast<std::size_t>(BranchKind::DirectConditional)] +
-        region.stats.perBranchKind[static_cast<std::size_t>(BranchKind::Indirect)];
+        region.stats.perBranchKind[static_cast<std::size_t>(BranchKind::Indirect)] +
+        region.stats.perBranchKind[static_cast<std::size_t>(BranchKind::Call)] +
+        region.stats.perBranchKind[static_cast<std::size_t>(BranchKind::Return)];
     bounds.scalars["mispredict_rate"] =
         predicted ? double(totalMispredicts) / double(predicted) : 0.0;
     if (withFixedRobSizes)

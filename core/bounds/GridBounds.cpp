@@ -42,10 +42,9 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 
 } // namespace
 
-GridBounds::Result
-GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
-                  const BoundsGrid& grid, std::uint32_t windowSize, const JobControl& job,
-                  std::shared_ptr<const WarmState> warm) {
+GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
+                                     const BoundsGrid& grid, std::uint32_t windowSize,
+                                     const JobControl& job, std::shared_ptr<const WarmState> warm) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
@@ -170,11 +169,12 @@ GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
                     continue;
                 }
                 for (double pct : g[index(ParamId::BpMissPct)])
-                    local.push_back({"mispredicts_pki",
-                                     false,
-                                     {},
-                                     {{ParamId::BranchPredictor, 0.0}, {ParamId::BpMissPct, pct}},
-                                     perKilo(region.simpleMispredictions(pct))});
+                    local.push_back(
+                        {"mispredicts_pki",
+                         false,
+                         {},
+                         {{ParamId::BranchPredictor, 0.0}, {ParamId::BpMissPct, pct}},
+                         perKilo(region.mispredictions(BranchPredictorKind::Simple, pct))});
             }
         }
         {

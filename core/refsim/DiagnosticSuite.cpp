@@ -44,8 +44,10 @@ public:
         ++mispredicts;
         mispredicted.push_back(event.index);
     }
+    void onRedirect(const RedirectEvent&) override { ++redirects; }
     std::vector<std::uint64_t> commit;
     std::uint64_t mispredicts = 0;
+    std::uint64_t redirects = 0; ///< BTB misses redirected at decode
     std::vector<std::uint64_t> mispredicted;
 };
 
@@ -95,6 +97,7 @@ public:
     CommitRecorder simulate(const Kernel& kernel, const CoreConfig& config) const {
         return simulate(kernel, config, pipeline_);
     }
+    /// With another pipeline, for checks that must switch a structure off to isolate theirs.
     CommitRecorder simulate(const Kernel& kernel, const CoreConfig& config,
                             const PipelineSpec& pipeline) const {
         OutOfOrderCore core(config, memory_, pipeline, latencies_);
@@ -355,12 +358,16 @@ void frontEndChecks(Runner& run) {
     }
 
     // I-cache fills and fetch buffers: a code footprint of 8 MB (one taken jump per line)
-    // misses to DRAM on every line, so lines per cycle × DRAM latency = lines in flight.
+    // misses to DRAM on every line, so lines per cycle × DRAM latency = lines in flight. Its
+    // 131072 jumps would also miss any BTB and stop fetch at each one until decode, hiding the
+    // fill limit: these checks run with a perfect BTB (the branch-target group checks the BTB).
     const Kernel code =
         makeKernel("taken-groups", {{"group", "2"}, {"groups", "131072"}, {"warmup", "1"}}, 1);
     const double dram = run.memory_.latency(MemLevel::Dram);
+    PipelineSpec perfectBtb = run.pipeline_;
+    perfectBtb.targets.btbEntries = 0;
     const auto linesInFlight = [&](const CoreConfig& config) {
-        const auto timing = run.simulate(code, config);
+        const auto timing = run.simulate(code, config, perfectBtb);
         return dram *
                Runner::steadyRate(code, timing, [](const TraceRecord& r) { return r.taken; });
     };
@@ -378,6 +385,94 @@ void frontEndChecks(Runner& run) {
                     linesInFlight(
                         with(widest(), "icache_fills=32 fetch_buffers=" + std::to_string(buffers))),
                     0.5, false, "lines per cycle × DRAM latency"});
+}
+
+void branchTargetChecks(Runner& run) {
+    const BranchTargetSpec& targets = run.pipeline_.targets;
+    const double penalty = run.pipeline_.minimumMispredictPenalty();
+
+    // BTB: btb-footprint's jumps are 4 bytes apart, so they fill the BTB's sets in turn. At
+    // `ways` jumps per set all hit once warm (CPI 1: one taken jump per cycle); one more per set
+    // and true LRU evicts each before its next use, so all miss and each costs the bubble.
+    if (targets.btbEntries > 0) {
+        const std::uint32_t sets = targets.btbEntries / targets.btbWays;
+        const double bubble = run.pipeline_.btbMissBubble();
+        for (const std::uint32_t branches :
+             {targets.btbEntries, targets.btbEntries + sets, 2 * targets.btbEntries}) {
+            const bool fits = branches <= targets.btbEntries;
+            const std::uint64_t iterations = std::max<std::uint64_t>(4, 60'000 / branches);
+            const Kernel kernel =
+                makeKernel("btb-footprint", {{"branches", std::to_string(branches)}}, iterations);
+            const auto timing = run.simulate(kernel, widest());
+            const std::string setting = "btb-footprint branches=" + std::to_string(branches) +
+                                        " (" + std::to_string(targets.btbEntries) + " entries, " +
+                                        std::to_string(targets.btbWays) + " ways), widest";
+            run.report({"branch-target", "BTB footprint", setting, "cycles/jump",
+                        fits ? 1.0 : 1.0 + bubble,
+                        Runner::cyclesPerInstruction(kernel, timing, branches), 0.02, false,
+                        "taken jumps only: steady cycles per jump; a BTB miss costs the "
+                        "decode-redirect bubble of " +
+                            std::to_string(run.pipeline_.btbMissBubble())});
+            run.report({"branch-target", "BTB misses per jump", setting, "misses/jump",
+                        fits ? 0.0 : 1.0,
+                        double(timing.redirects) / double(kernel.measured().size()), 0.0, false,
+                        "decode redirects ÷ measured jumps"});
+        }
+    }
+
+    // Return stack: call-depth nests d calls from distinct sites, so a stack of R < d entries
+    // loses the d − R outermost return addresses; each such return is a full misprediction
+    // (ready operands: the minimum penalty P, where a right taken return takes one cycle).
+    if (targets.rasEntries > 0) {
+        for (const std::uint32_t depth : {targets.rasEntries, targets.rasEntries + 8}) {
+            const std::uint64_t period = 2 * depth + 1;
+            const std::uint64_t iterations = std::max<std::uint64_t>(200, 40'000 / period);
+            const Kernel kernel =
+                makeKernel("call-depth", {{"depth", std::to_string(depth)}}, iterations);
+            const auto timing = run.simulate(kernel, widest());
+            const double wrong = depth > targets.rasEntries ? depth - targets.rasEntries : 0;
+            const std::string setting = "call-depth depth=" + std::to_string(depth) + " (" +
+                                        std::to_string(targets.rasEntries) +
+                                        "-entry return stack), widest";
+            run.report({"branch-target", "returns mispredicted", setting, "returns", wrong,
+                        double(timing.mispredicts) / double(iterations), 0.0, false,
+                        "mispredictions ÷ iterations"});
+            run.report({"branch-target", "return-stack overflow", setting, "cycles/iteration",
+                        double(period) + wrong * (penalty - 1.0),
+                        double(period) * Runner::cyclesPerInstruction(kernel, timing, period), 0.05,
+                        false,
+                        "2d + 1 taken branches, plus P − 1 per mispredicted return (P = " +
+                            std::to_string(run.pipeline_.minimumMispredictPenalty()) + ")"});
+        }
+    }
+
+    // Indirect targets: indirect-dispatch with 8 handlers takes 2 fetch cycles per dispatch
+    // with right targets, plus P − 1 per wrong one. Its cyclic order is fully learnt with two or
+    // more targets of history (half the dispatches are wrong with one, all with none); a random
+    // order is right 1 time in 8 whatever the predictor.
+    if (targets.indirectEntries > 0) {
+        const double learnt = targets.indirectHistory >= 2   ? 0.0
+                              : targets.indirectHistory == 1 ? 0.5
+                                                             : 1.0;
+        const std::uint64_t dispatches = 20'000;
+        for (const auto& [pattern, expectedWrong, tolerance] :
+             {std::tuple{"cyclic", learnt, 0.0}, std::tuple{"random", 7.0 / 8.0, 0.01}}) {
+            const Kernel kernel = makeKernel("indirect-dispatch",
+                                             {{"handlers", "8"}, {"pattern", pattern}}, dispatches);
+            const auto timing = run.simulate(kernel, widest());
+            const double wrong = double(timing.mispredicts) / double(dispatches);
+            const std::string setting = std::string("indirect-dispatch handlers=8 pattern=") +
+                                        pattern + " (history " +
+                                        std::to_string(targets.indirectHistory) + "), widest";
+            run.report({"branch-target", "wrong dispatch targets", setting, "fraction",
+                        expectedWrong, wrong, tolerance, false,
+                        "mispredictions ÷ dispatches (random: binomial, σ ≈ 0.0023)"});
+            run.report({"branch-target", "indirect mispredict cost", setting, "cycles/dispatch",
+                        2.0 + wrong * (penalty - 1.0),
+                        3.0 * Runner::cyclesPerInstruction(kernel, timing, 3), 0.05, false,
+                        "2 fetch cycles per dispatch plus P − 1 per measured wrong target"});
+        }
+    }
 }
 
 void memoryChecks(Runner& run) {
@@ -494,9 +589,15 @@ void storeChecks(Runner& run) {
 
 const std::vector<std::pair<std::string, void (*)(Runner&)>>& allGroups() {
     static const std::vector<std::pair<std::string, void (*)(Runner&)>> groups = {
-        {"latency", latencyChecks}, {"load-to-use", loadToUseChecks}, {"width", widthChecks},
-        {"knee", kneeChecks},       {"capacity", capacityChecks},     {"front-end", frontEndChecks},
-        {"memory", memoryChecks},   {"stores", storeChecks}};
+        {"latency", latencyChecks},
+        {"load-to-use", loadToUseChecks},
+        {"width", widthChecks},
+        {"knee", kneeChecks},
+        {"capacity", capacityChecks},
+        {"front-end", frontEndChecks},
+        {"branch-target", branchTargetChecks},
+        {"memory", memoryChecks},
+        {"stores", storeChecks}};
     return groups;
 }
 

@@ -1,5 +1,6 @@
 #include "refsim/OutOfOrderCore.h"
 
+#include "analysis/BranchTargetPredictor.h"
 #include "analysis/DependencyAnalyzer.h"
 #include "analysis/IssueGroup.h"
 #include "analysis/MemoryConfig.h"
@@ -42,7 +43,7 @@ public:
            const std::vector<SimulationListener*>& listeners)
         : config_(config), pipeline_(pipeline), latencies_(latencies), listeners_(listeners),
           memory_(MemoryConfig::fromCoreConfig(config), memorySpec, pipeline.l1dMshrs),
-          predictor_(makePredictor(config)) {}
+          predictor_(makePredictor(config)), targets_(pipeline.targets) {}
 
     std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup,
                       const WarmState* warm);
@@ -86,6 +87,7 @@ private:
     const std::vector<SimulationListener*>& listeners_;
     TimedMemorySystem memory_;
     std::unique_ptr<BranchPredictor> predictor_;
+    BranchTargetPredictor targets_;
 
     std::span<const TraceRecord> measured_;
     std::uint64_t n_ = 0;
@@ -95,7 +97,8 @@ private:
     std::vector<ProducerList> producers_;
     std::vector<std::uint32_t> consumerStart_;
     std::vector<std::uint32_t> consumers_;
-    std::vector<std::uint8_t> mispredicted_;
+    std::vector<std::uint8_t> mispredicted_; ///< direction or target: resolves at execute
+    std::vector<std::uint8_t> btbMissed_;    ///< taken, missed the BTB: redirects at decode
     std::vector<std::uint8_t> dispatched_;
     std::vector<std::uint8_t> pending_;
     std::vector<std::uint64_t> readyAt_;
@@ -109,8 +112,10 @@ private:
     std::deque<FetchLine> lines_;
     std::uint64_t nextLineStart_ = 0;
     std::uint64_t nextFetch_ = 0;
-    MinHeap icacheMisses_;             ///< arrival cycles of outstanding I-cache misses
-    std::int64_t blockingBranch_ = -1; ///< unresolved mispredicted branch stopping fetch
+    MinHeap icacheMisses_;                ///< arrival cycles of outstanding I-cache misses
+    std::int64_t blockingBranch_ = -1;    ///< unresolved mispredicted branch stopping fetch
+    std::int64_t blockingRedirect_ = -1;  ///< BTB-missing branch stopping fetch until decoded
+    std::uint64_t redirectAt_ = kUnknown; ///< when its target may be requested (once decoded)
     std::deque<Queued> decodeQueue_;
     std::deque<Queued> renameQueue_;
 
@@ -147,6 +152,7 @@ void Engine::warmUp(const WarmState* state, std::span<const TraceRecord> warm) {
         for (std::size_t k = 0; k < r.storeCount; ++k)
             memory_.warmData(r.pc, r.stores[k].address, r.stores[k].size, true);
         predictor_->predictAndUpdate(r);
+        targets_.predictAndUpdate(r);
     }
 }
 
@@ -158,8 +164,17 @@ void Engine::prepare(std::span<const TraceRecord> measured) {
     // exactly as the trace analysis does, so both see the same mispredictions.
     if (config_.branchPredictor() == BranchPredictorKind::Simple)
         predictor_->reset();
-    for (std::uint64_t i = 0; i < n_; ++i)
-        mispredicted_[i] = predictor_->predictAndUpdate(measured[i]) ? 1 : 0;
+    btbMissed_.assign(n_, 0);
+    for (std::uint64_t i = 0; i < n_; ++i) {
+        const TraceRecord& r = measured[i];
+        // The direction predictor decides conditional branches only; every target (returns,
+        // indirect jumps, BTB) comes from the shared branch-target front end, as in the analysis.
+        const bool direction =
+            predictor_->predictAndUpdate(r) && r.branchKind == BranchKind::DirectConditional;
+        const TargetOutcome target = targets_.predictAndUpdate(r);
+        mispredicted_[i] = direction || target == TargetOutcome::Mispredicted;
+        btbMissed_[i] = !mispredicted_[i] && target == TargetOutcome::BtbMiss;
+    }
     dispatched_.assign(n_, 0);
     pending_.assign(n_, 0);
     readyAt_.assign(n_, 0);
@@ -360,7 +375,8 @@ StallReason Engine::robFullReason() const {
 }
 
 StallReason Engine::frontEndReason() const {
-    if (blockingBranch_ >= 0)
+    // A decode redirect after a BTB miss is a (shorter) misprediction of the target.
+    if (blockingBranch_ >= 0 || blockingRedirect_ >= 0)
         return StallReason::FrontEndMispredict;
     if (!lines_.empty() && lines_.front().ready > now_ && lines_.front().missed)
         return StallReason::FrontEndIcache;
@@ -427,7 +443,12 @@ bool Engine::decodeStage() {
         if (decodeQueue_.empty() || renameQueue_.size() >= pipeline_.renameQueueEntries ||
             decodeQueue_.front().cycle + pipeline_.fetchToDecodeCycles > now_)
             break;
-        renameQueue_.push_back({decodeQueue_.front().index, now_});
+        const std::uint64_t i = decodeQueue_.front().index;
+        if (static_cast<std::int64_t>(i) == blockingRedirect_) {
+            redirectAt_ = now_ + pipeline_.redirectCycles;
+            notify([&](SimulationListener& l) { l.onRedirect({i, redirectAt_}); });
+        }
+        renameQueue_.push_back({i, now_});
         decodeQueue_.pop_front();
         progress = true;
     }
@@ -458,6 +479,12 @@ bool Engine::lineRequestStage() {
         if (resolved == kUnknown || resolved + pipeline_.redirectCycles > now_)
             return false;
         blockingBranch_ = -1;
+    }
+    if (blockingRedirect_ >= 0) {
+        if (redirectAt_ == kUnknown || redirectAt_ > now_)
+            return false;
+        blockingRedirect_ = -1;
+        redirectAt_ = kUnknown;
     }
     while (!icacheMisses_.empty() && icacheMisses_.top() <= now_)
         icacheMisses_.pop();
@@ -491,6 +518,12 @@ bool Engine::lineRequestStage() {
             blockingBranch_ = static_cast<std::int64_t>(i - 1);
             break;
         }
+        if (btbMissed_[i - 1]) {
+            // Fetch runs on down the fall-through path (not in the trace, so not simulated)
+            // until decode finds the branch.
+            blockingRedirect_ = static_cast<std::int64_t>(i - 1);
+            break;
+        }
     }
     return progress;
 }
@@ -521,6 +554,8 @@ std::uint64_t Engine::nextEventCycle() {
         consider(renameQueue_.front().cycle + pipeline_.decodeToRenameCycles);
     if (blockingBranch_ >= 0 && complete_[static_cast<std::size_t>(blockingBranch_)] != kUnknown)
         consider(complete_[static_cast<std::size_t>(blockingBranch_)] + pipeline_.redirectCycles);
+    if (redirectAt_ != kUnknown)
+        consider(redirectAt_);
     if (!icacheMisses_.empty())
         consider(icacheMisses_.top());
     return next;

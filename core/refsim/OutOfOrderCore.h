@@ -20,11 +20,15 @@ namespace concorde {
 /// per cycle), each held in one of `fetch_buffers` entries until fetch has delivered all its
 /// instructions; at most `icache_fills` line misses are outstanding. Fetch delivers up to
 /// `fetch_width` instructions per cycle from ready lines and stops after a taken branch (one taken
-/// branch per cycle). Decode (`decode_width`) and rename/dispatch (`rename_width`) follow with
-/// the PipelineSpec latencies. Dispatch allocates the ROB, and an LQ entry for an instruction
-/// with loads, an SQ entry for one with stores. ROB and LQ entries free at commit; an SQ entry
-/// frees when its stores have been written to the L1d (below), so store misses push back on
-/// dispatch.
+/// branch per cycle). Branch targets come from the BranchTargetPredictor of PipelineSpec::targets
+/// (the same BTB, return stack and indirect predictor the trace analysis runs): a taken branch
+/// that misses the BTB ends its line and stops line requests until it is decoded, plus
+/// redirectCycles (PipelineSpec::btbMissBubble()); a wrong return or indirect target is a full
+/// misprediction like a wrong direction. Decode (`decode_width`) and rename/dispatch
+/// (`rename_width`) follow with the PipelineSpec latencies. Dispatch allocates the ROB, and an LQ
+/// entry for an instruction with loads, an SQ entry for one with stores. ROB and LQ entries free
+/// at commit; an SQ entry frees when its stores have been written to the L1d (below), so store
+/// misses push back on dispatch.
 ///
 /// Back end: an instruction issues once its register and memory producers have results, oldest
 /// first, per cycle at most `alu_issue` integer/branch ops, `fp_issue` FP/SIMD ops and `ls_issue`
@@ -32,7 +36,9 @@ namespace concorde {
 /// through TimedMemorySystem (MSHRs, prefetcher, L2 and DRAM bandwidth). Fences dispatch into an
 /// empty ROB, block younger instructions until they commit, and commit only once every older
 /// store has been written. Commit retires up to `commit_width` completed instructions per cycle
-/// in order. Warm-up records train caches and predictors untimed.
+/// in order. Warm-up records train caches and predictors (direction and target) untimed; a
+/// functional warm-up state warms the caches and TAGE but not the branch-target structures, which
+/// warm over the detailed warm-up records only.
 ///
 /// Store buffer: committed stores are sent to the L1d oldest first, from the cycle after commit,
 /// at most one per load-store pipe (`ls_pipes`) per cycle. A hit is written in that cycle; a

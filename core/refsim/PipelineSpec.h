@@ -1,5 +1,7 @@
 #pragma once
 
+#include "analysis/BranchTargetSpec.h"
+
 #include <cstdint>
 
 namespace concorde {
@@ -16,6 +18,8 @@ namespace concorde {
 ///   issue + lat  result available to dependents and the instruction may commit
 /// A mispredicted branch that completes at cycle c lets fetch request the correct path at
 /// c + redirectCycles, so the minimum misprediction penalty is minimumMispredictPenalty().
+/// A taken branch that misses the BTB lets fetch request its target redirectCycles after it is
+/// decoded: btbMissBubble() cycles lost against a BTB hit.
 struct PipelineSpec {
     std::uint32_t fetchToDecodeCycles = 1;
     std::uint32_t decodeToRenameCycles = 1;
@@ -31,6 +35,8 @@ struct PipelineSpec {
     /// L1d miss status holding registers: outstanding L1d line fills, shared by demand load
     /// misses, store read-for-ownership misses and prefetches.
     std::uint32_t l1dMshrs = 16;
+    /// The BTB, return stack and indirect-target predictor (shared with the trace analysis).
+    BranchTargetSpec targets;
 
     /// Cycles from fetching a mispredicted branch whose operands are ready to fetching the
     /// first correct-path instruction after it (decode, rename, issue, one cycle of execution,
@@ -39,6 +45,12 @@ struct PipelineSpec {
     std::uint32_t minimumMispredictPenalty() const {
         return fetchToDecodeCycles + decodeToRenameCycles + dispatchToIssueCycles +
                /* branch latency */ 1 + redirectCycles + icacheHitCycles;
+    }
+    /// Cycles a taken branch that misses the BTB costs a front-end-bound loop: fetched at f,
+    /// decoded at f + fetchToDecodeCycles, its target requested redirectCycles later and
+    /// fetched icacheHitCycles after that, where a BTB hit would have fetched it at f + 1.
+    std::uint32_t btbMissBubble() const {
+        return fetchToDecodeCycles + redirectCycles + icacheHitCycles - 1;
     }
 };
 

@@ -52,6 +52,13 @@ struct IssueEvent {
     MemLevel level = MemLevel::L1; ///< where its load was satisfied (forwarded loads: L1)
 };
 
+/// A taken branch that missed the BTB was decoded; fetch may request its target from
+/// `redirectCycle` on.
+struct RedirectEvent {
+    std::uint64_t index = 0;
+    std::uint64_t redirectCycle = 0;
+};
+
 /// A mispredicted branch resolved.
 struct MispredictEvent {
     std::uint64_t index = 0;

@@ -15,6 +15,7 @@ public:
     virtual void onIssue(const IssueEvent& event) { (void)event; }
     virtual void onCommit(const CommitEvent& event) { (void)event; }
     virtual void onMispredict(const MispredictEvent& event) { (void)event; }
+    virtual void onRedirect(const RedirectEvent& event) { (void)event; }
     /// The last instruction committed; `cycles` is the simulated length of the region.
     virtual void onFinish(std::uint64_t cycles) { (void)cycles; }
 };

@@ -185,7 +185,8 @@ private slots:
                                  "pointer-chase",      "stride-load",   "stride-store",
                                  "rob-knee",           "lq-knee",       "sq-knee",
                                  "store-miss",         "branch-taken",  "branch-not-taken",
-                                 "branch-alternating", "branch-random", "taken-groups"})
+                                 "branch-alternating", "branch-random", "taken-groups",
+                                 "btb-footprint",      "call-depth",    "indirect-dispatch"})
             QVERIFY2(catalog_.find(name) != nullptr, name);
         std::set<std::string> names;
         for (const auto& kernel : catalog_.kernels()) {
@@ -719,6 +720,87 @@ private slots:
         }
         QCOMPARE(static_cast<std::uint64_t>(targets.size()), groups);
         QCOMPARE(*std::next(targets.begin()) - *targets.begin(), TakenGroupsKernel::groupStride(g));
+    }
+
+    // btb-footprint: only taken jumps, 4 bytes apart, each to the next slot and the last back to
+    // the head, so one iteration touches exactly `branches` distinct branch PCs in order.
+    void btbFootprint() {
+        const std::uint64_t branches = 37, iterations = 5;
+        const Generated g =
+            generate("btb-footprint", {{"branches", std::to_string(branches)}}, iterations);
+        const auto m = g.measured();
+        QCOMPARE(static_cast<std::uint64_t>(m.size()), branches * iterations);
+        const std::uint64_t head = m[0].pc;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            const std::uint64_t k = i % branches;
+            QCOMPARE(m[i].branchKind, BranchKind::DirectUnconditional);
+            QVERIFY(m[i].taken);
+            QCOMPARE(m[i].pc, head + 4 * k);
+            QCOMPARE(m[i].branchTarget, k + 1 < branches ? head + 4 * (k + 1) : head);
+            QVERIFY(m[i].branchTarget != m[i].pc + m[i].size);
+        }
+    }
+
+    // call-depth: d calls then d returns, each return going to the instruction after its call,
+    // from d distinct call sites (so d distinct return addresses), then the loop jump.
+    void callDepth() {
+        const std::uint64_t depth = 5, iterations = 3;
+        const Generated g = generate("call-depth", {{"depth", std::to_string(depth)}}, iterations);
+        const auto m = g.measured();
+        QCOMPARE(static_cast<std::uint64_t>(m.size()), (2 * depth + 1) * iterations);
+        std::set<std::uint64_t> returnAddresses;
+        std::vector<std::uint64_t> stack;
+        for (std::size_t i = 0; i < m.size(); ++i) {
+            const std::uint64_t k = i % (2 * depth + 1);
+            const TraceRecord& r = m[i];
+            QVERIFY(r.taken);
+            if (k < depth) {
+                QCOMPARE(r.branchKind, BranchKind::Call);
+                stack.push_back(r.pc + r.size);
+                returnAddresses.insert(r.pc + r.size);
+            } else if (k < 2 * depth) {
+                QCOMPARE(r.branchKind, BranchKind::Return);
+                QCOMPARE(r.branchTarget, stack.back());
+                stack.pop_back();
+            } else {
+                QCOMPARE(r.branchKind, BranchKind::DirectUnconditional);
+                QVERIFY(stack.empty());
+            }
+        }
+        QCOMPARE(static_cast<std::uint64_t>(returnAddresses.size()), depth);
+    }
+
+    // indirect-dispatch: dispatch, handler op, jump back. Cyclic order 0,1,0,2,0,3 for 4
+    // handlers (continuing across the warm-up); random order uses each handler about 1/h of the
+    // time.
+    void indirectDispatch() {
+        const std::uint64_t iterations = 6000;
+        for (const std::string pattern : {"cyclic", "random"}) {
+            const Generated g =
+                generate("indirect-dispatch",
+                         {{"handlers", "4"}, {"pattern", pattern}, {"warmup", "0"}}, iterations);
+            const auto m = g.measured();
+            QCOMPARE(static_cast<std::uint64_t>(m.size()), 3 * iterations);
+            const std::uint64_t head = m[0].pc;
+            std::map<std::uint64_t, std::uint64_t> uses;
+            for (std::uint64_t d = 0; d < iterations; ++d) {
+                const TraceRecord& dispatch = m[3 * d];
+                QCOMPARE(dispatch.branchKind, BranchKind::Indirect);
+                QCOMPARE(dispatch.pc, head);
+                const std::uint64_t handler = (dispatch.branchTarget - head) / 64 - 1;
+                QVERIFY(handler < 4);
+                ++uses[handler];
+                if (pattern == "cyclic") {
+                    const std::uint64_t position = d % 6;
+                    QCOMPARE(handler, position % 2 == 0 ? 0 : position / 2 + 1);
+                }
+                QCOMPARE(m[3 * d + 1].instrClass, InstrClass::IntAlu);
+                QCOMPARE(m[3 * d + 2].branchTarget, head);
+            }
+            if (pattern == "random")
+                for (const auto& [handler, count] : uses)
+                    QVERIFY2(count > 1300 && count < 1700, qPrintable(QString::number(count)));
+        }
     }
 
     void errorsNameWhatIsWrong() {

@@ -107,13 +107,49 @@ void KernelBuilder::compare(std::initializer_list<std::uint8_t> sources) {
     commit(record);
 }
 
-void KernelBuilder::jump(std::uint64_t target) {
+void KernelBuilder::jump(std::uint64_t target, std::uint8_t size) {
     TraceRecord record;
     record.instrClass = InstrClass::Branch;
     record.branchKind = BranchKind::DirectUnconditional;
-    record.size = kJumpSize;
+    record.size = size;
     record.taken = true;
     record.branchTarget = target;
+    commit(record);
+}
+
+void KernelBuilder::call(std::uint64_t target) {
+    TraceRecord record;
+    record.instrClass = InstrClass::Branch;
+    record.branchKind = BranchKind::Call;
+    record.size = kCallSize;
+    record.taken = true;
+    record.branchTarget = target;
+    returnAddresses_.push_back(pc_ + kCallSize);
+    commit(record);
+}
+
+void KernelBuilder::ret() {
+    if (returnAddresses_.empty())
+        throw std::logic_error("KernelBuilder: ret() without an open call()");
+    TraceRecord record;
+    record.instrClass = InstrClass::Branch;
+    record.branchKind = BranchKind::Return;
+    record.size = kReturnSize;
+    record.taken = true;
+    record.branchTarget = returnAddresses_.back();
+    returnAddresses_.pop_back();
+    commit(record);
+}
+
+void KernelBuilder::indirectJump(std::uint64_t target,
+                                 std::initializer_list<std::uint8_t> sources) {
+    TraceRecord record;
+    record.instrClass = InstrClass::Branch;
+    record.branchKind = BranchKind::Indirect;
+    record.size = kIndirectJumpSize;
+    record.taken = true;
+    record.branchTarget = target;
+    addAll(record, sources);
     commit(record);
 }
 

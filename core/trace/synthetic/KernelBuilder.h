@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <vector>
 
 namespace concorde {
 class RecordSink;
@@ -47,6 +48,10 @@ public:
     static constexpr std::uint16_t kAccessBytes = 8;
 
     static constexpr std::uint8_t kJumpSize = 5;              ///< jmp rel32
+    static constexpr std::uint8_t kShortJumpSize = 2;         ///< jmp rel8
+    static constexpr std::uint8_t kCallSize = 5;              ///< call rel32
+    static constexpr std::uint8_t kReturnSize = 1;            ///< ret
+    static constexpr std::uint8_t kIndirectJumpSize = 2;      ///< jmp *reg
     static constexpr std::uint8_t kConditionalBranchSize = 2; ///< jcc rel8
     static constexpr std::uint8_t kCompareSize = 3;           ///< test r64, r64
 
@@ -84,8 +89,15 @@ public:
     void store(std::initializer_list<std::uint8_t> sources, std::uint64_t address);
     /// `test reg, reg`: an int-alu op of kCompareSize bytes that writes only the flags.
     void compare(std::initializer_list<std::uint8_t> sources);
-    /// A taken direct unconditional jump.
-    void jump(std::uint64_t target);
+    /// A taken direct unconditional jump of `size` bytes (kJumpSize or kShortJumpSize).
+    void jump(std::uint64_t target, std::uint8_t size = kJumpSize);
+    /// A direct call; its return address (pc + kCallSize) goes on the builder's call stack.
+    void call(std::uint64_t target);
+    /// A return to the address of the innermost open call(). Throws std::logic_error when no
+    /// call is open.
+    void ret();
+    /// A taken indirect jump through a register (`sources`) to `target`.
+    void indirectJump(std::uint64_t target, std::initializer_list<std::uint8_t> sources);
     /// A direct conditional branch; `target` is recorded whether or not it is taken.
     void conditionalBranch(bool taken, std::uint64_t target,
                            std::initializer_list<std::uint8_t> sources);
@@ -112,6 +124,7 @@ private:
 
     RecordSink* sink_;
     std::uint64_t pc_ = kCodeBase;
+    std::vector<std::uint64_t> returnAddresses_; ///< of the open calls, innermost last
     std::uint64_t count_ = 0;
     std::uint64_t warmup_ = 0;
     bool measuring_ = false;

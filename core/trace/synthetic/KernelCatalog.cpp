@@ -2,8 +2,11 @@
 
 #include "common/ConcordeError.h"
 #include "trace/synthetic/BranchPatternKernel.h"
+#include "trace/synthetic/BtbFootprintKernel.h"
+#include "trace/synthetic/CallDepthKernel.h"
 #include "trace/synthetic/ChainKernel.h"
 #include "trace/synthetic/IndependentStreamKernel.h"
+#include "trace/synthetic/IndirectDispatchKernel.h"
 #include "trace/synthetic/MissPairKernel.h"
 #include "trace/synthetic/PointerChaseKernel.h"
 #include "trace/synthetic/StoreMissKernel.h"
@@ -33,6 +36,9 @@ KernelCatalog::KernelCatalog() {
     add(std::make_unique<BranchPatternKernel>(BranchPatternKernel::Pattern::Alternating));
     add(std::make_unique<BranchPatternKernel>(BranchPatternKernel::Pattern::Random));
     add(std::make_unique<TakenGroupsKernel>());
+    add(std::make_unique<BtbFootprintKernel>());
+    add(std::make_unique<CallDepthKernel>());
+    add(std::make_unique<IndirectDispatchKernel>());
 }
 
 void KernelCatalog::add(std::unique_ptr<MicrobenchKernel> kernel) {

@@ -1,0 +1,96 @@
+#pragma once
+
+#include "analysis/BranchTargetSpec.h"
+#include "trace/TraceRecord.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace concorde {
+
+/// What the target side of the front end made of one branch (BranchTargetPredictor).
+enum class TargetOutcome : std::uint8_t {
+    Correct,      ///< fetch was steered right (or the branch was not taken and needed no target)
+    BtbMiss,      ///< taken, not in the BTB: fetch went on down the fall-through path until
+                  ///< decode found the branch and redirected it (a bubble, not a flush)
+    Mispredicted, ///< a wrong return or indirect target: a full misprediction at execute
+};
+
+/// The branch-target front end of docs/design.md §6, shared by the trace analysis and the
+/// reference simulator so both see the same events: a BTB, a return address stack (RAS) and an
+/// indirect-target predictor, sized by BranchTargetSpec. Like BranchPredictor it is trace driven:
+/// it sees each committed branch once, predicts it and immediately trains on the outcome (no
+/// wrong-path updates, no speculative-history repair). The direction of conditional branches is
+/// not its business (TagePredictor, SimplePredictor).
+///
+/// - BTB: `btbEntries` PC-tagged entries in `btbWays`-way sets (true LRU). The set is pc / 4
+///   XOR-folded into log2(sets) bits (pc / 4 mod sets for a set count that is not a power of
+///   two): any aligned run of `sets` consecutive 4-byte slots maps one slot to each set. Only taken
+///   branches look it up and allocate; a taken branch of any kind that misses is a BtbMiss, unless
+///   its target is also mispredicted. A not-taken conditional branch needs no target and touches
+///   nothing.
+/// - RAS: a circular stack of `rasEntries` return addresses. Every call pushes pc + size
+///   (overwriting the oldest entry when full); every return pops and is Mispredicted when the
+///   popped address is not its target. So a call chain deeper than the stack loses its oldest
+///   return addresses: of D nested calls with distinct return sites, D − rasEntries returns
+///   mispredict. (Self-recursion from one call site pushes one address repeatedly, so the
+///   wrapped entries are still right.)
+/// - Indirect jumps (BranchKind::Indirect): a `indirectWays`-way table of (PC, history) → target,
+///   where the history is the last `indirectHistory` indirect-jump targets (any PC). When the
+///   table has no entry, the BTB entry's last target is the prediction. A wrong or missing
+///   prediction is Mispredicted.
+/// - Calls: the trace does not tell direct from indirect calls, so a call is predicted by its BTB
+///   entry's last target until a hit shows another target (only an indirect call can change
+///   target): that call is Mispredicted and its entry is marked as an indirect call, whose later
+///   instances the indirect table predicts like indirect jumps (their targets also enter the
+///   history). The mark is lost with the entry. With a perfect (size 0) BTB calls are perfect.
+///
+/// Simplifications: one BTB level (the small zero-bubble BTBs in front of N1's main BTB are not
+/// modelled, and a main-BTB hit steers fetch without a bubble); full-PC tags (no aliasing); the
+/// RAS is never corrupted by wrong-path calls. Deterministic.
+class BranchTargetPredictor {
+public:
+    /// Throws a bad-input ConcordeError for an inconsistent spec.
+    explicit BranchTargetPredictor(const BranchTargetSpec& spec = {});
+
+    /// Predicts the target side of the branch in `record`, then trains on it. Non-branches are
+    /// Correct and change nothing.
+    TargetOutcome predictAndUpdate(const TraceRecord& record);
+    /// Returns to the freshly constructed (cold) state.
+    void reset();
+
+    const BranchTargetSpec& spec() const { return spec_; }
+
+private:
+    struct BtbEntry {
+        std::uint64_t pc = kEmpty;
+        std::uint64_t target = 0;
+        std::uint64_t lastUse = 0;
+        bool indirectCall = false; ///< a call seen to change target
+    };
+    struct IndirectEntry {
+        std::uint64_t pc = kEmpty;
+        std::uint64_t history = 0;
+        std::uint64_t target = 0;
+        std::uint64_t lastUse = 0;
+    };
+    static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+
+    /// The BTB entry of `pc`, allocated (LRU victim) when missing; `hit` tells which.
+    BtbEntry& lookupBtb(std::uint64_t pc, bool& hit);
+    /// Predicts and trains the indirect table; `fallback` is the BTB's last target (0: none).
+    std::uint64_t predictIndirect(std::uint64_t pc, std::uint64_t fallback, std::uint64_t target);
+
+    BranchTargetSpec spec_;
+    std::uint32_t btbSets_ = 0;
+    std::uint32_t indirectSets_ = 0;
+    std::vector<BtbEntry> btb_;
+    std::vector<std::uint64_t> ras_;
+    std::uint32_t rasTop_ = 0; ///< slot the next push writes
+    std::vector<IndirectEntry> indirect_;
+    std::vector<std::uint64_t> targetHistory_; ///< ring of the last indirect targets
+    std::uint32_t historyHead_ = 0;
+    std::uint64_t clock_ = 0; ///< LRU stamps
+};
+
+} // namespace concorde
