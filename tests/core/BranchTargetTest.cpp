@@ -1,6 +1,7 @@
 // The branch-target front end (BTB, return stack, indirect-target predictor): the shared
 // BranchTargetPredictor on hand-made branch streams, then the synthetic kernels through the
 // reference simulator and the trace analysis, which must see the same events.
+#include "../support/KernelTrace.h"
 #include "analysis/BranchTargetPredictor.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/FrontEndModel.h"
@@ -8,8 +9,6 @@
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
 #include "refsim/OutOfOrderCore.h"
-#include "trace/synthetic/KernelCatalog.h"
-#include "trace/synthetic/VectorSink.h"
 
 #include <QtTest>
 #include <map>
@@ -71,23 +70,6 @@ std::vector<TraceRecord> cyclicDispatch(int handlers) {
     return stream;
 }
 
-struct Kernel {
-    std::vector<TraceRecord> records;
-    std::size_t warmup = 0;
-};
-
-Kernel makeKernel(const std::string& name, const std::map<std::string, std::string>& params,
-                  std::uint64_t iterations) {
-    static const synthetic::KernelCatalog catalog;
-    const auto& kernel = catalog.require(name);
-    synthetic::VectorSink sink;
-    kernel.generate(kernel.resolve(params), iterations, sink);
-    Kernel result;
-    result.warmup = static_cast<std::size_t>(sink.regions().front().warmup);
-    result.records = sink.takeRecords();
-    return result;
-}
-
 /// Everything at its widest, perfect direction prediction: only the front end binds.
 CoreConfig widest() {
     CoreConfig config;
@@ -113,7 +95,7 @@ struct Simulated {
     AnnotatedRegion::Stats analysis;
 };
 
-Simulated simulate(const Kernel& kernel, const PipelineSpec& pipeline) {
+Simulated simulate(const testing::KernelTrace& kernel, const PipelineSpec& pipeline) {
     OutOfOrderCore core(widest(), {}, pipeline);
     Counter counter;
     core.addListener(counter);
@@ -287,8 +269,8 @@ private slots:
         pipeline.targets.btbWays = 4;
         for (const auto& [branches, misses] : {std::pair{64, false}, std::pair{80, true}}) {
             const std::uint64_t iterations = 200;
-            const Kernel kernel =
-                makeKernel("btb-footprint", {{"branches", std::to_string(branches)}}, iterations);
+            const testing::KernelTrace kernel = testing::kernel(
+                "btb-footprint", {{"branches", std::to_string(branches)}}, iterations);
             const Simulated s = simulate(kernel, pipeline);
             const double expected = misses ? 1.0 + pipeline.btbMissBubble() : 1.0;
             // Pipeline fill adds a few cycles over 16k instructions.
@@ -308,8 +290,8 @@ private slots:
         pipeline.targets.rasEntries = 4;
         const std::uint64_t iterations = 1000;
         for (const auto& [depth, wrong] : {std::pair{4, 0}, std::pair{7, 3}}) {
-            const Kernel kernel =
-                makeKernel("call-depth", {{"depth", std::to_string(depth)}}, iterations);
+            const testing::KernelTrace kernel =
+                testing::kernel("call-depth", {{"depth", std::to_string(depth)}}, iterations);
             const Simulated s = simulate(kernel, pipeline);
             QCOMPARE(s.mispredicts, iterations * wrong);
             QCOMPARE(s.analysis.targetMispredictions, iterations * wrong);
@@ -326,12 +308,14 @@ private slots:
     void indirectDispatchKernel() {
         const PipelineSpec pipeline;
         const std::uint64_t iterations = 20000;
-        const Kernel cyclic = makeKernel("indirect-dispatch", {{"pattern", "cyclic"}}, iterations);
+        const testing::KernelTrace cyclic =
+            testing::kernel("indirect-dispatch", {{"pattern", "cyclic"}}, iterations);
         const Simulated c = simulate(cyclic, pipeline);
         QCOMPARE(c.mispredicts, std::uint64_t(0));
         QVERIFY2(std::abs(c.cpi - 2.0 / 3.0) < 0.01, qPrintable(QString::number(c.cpi)));
 
-        const Kernel random = makeKernel("indirect-dispatch", {{"pattern", "random"}}, iterations);
+        const testing::KernelTrace random =
+            testing::kernel("indirect-dispatch", {{"pattern", "random"}}, iterations);
         const Simulated r = simulate(random, pipeline);
         QCOMPARE(r.analysis.targetMispredictions, r.mispredicts);
         const double fraction = double(r.mispredicts) / double(iterations);
