@@ -47,12 +47,20 @@ export CONCORDE
 mkdir -p "$WORK/traces"
 stamp() { echo "[$(date +%H:%M:%S)] $*"; }
 SECONDS=0
+# Wall time of every step, appended to WORKDIR/timing.tsv (a resumed step records only the time
+# it took this run): date, step, seconds.
+step_start=0
+step_done() {
+  printf '%s\t%s\t%d\n' "$(date -Iseconds)" "$1" $((SECONDS - step_start)) >>"$WORK/timing.tsv"
+  step_start=$SECONDS
+}
 
 # 1. Traces (skipped when present: .ctrace files are written atomically).
 for program in $PROGRAMS $EXTRA_PROGRAMS; do
   if [ ! -f "$WORK/traces/$program.ctrace" ]; then
     stamp "tracing $program"
     bash "$HERE/workloads/trace-workload.sh" "$program" "$WORK/traces/$program.ctrace" >/dev/null
+    step_done "trace $program"
   fi
 done
 stamp "traces done after ${SECONDS}s"
@@ -61,10 +69,12 @@ stamp "traces done after ${SECONDS}s"
 traces=()
 for program in $PROGRAMS; do traces+=("$WORK/traces/$program.ctrace"); done
 "$CONCORDE" build-db --out "$WORK/default.sqlite" --jobs "$JOBS" "${traces[@]}"
+step_done "build-db shipped programs"
 extra=()
 for program in $EXTRA_PROGRAMS; do extra+=("$WORK/traces/$program.ctrace"); done
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/extra.sqlite" --jobs "$JOBS" "${extra[@]}"
+  step_done "build-db training-only programs"
 fi
 stamp "feature databases done after ${SECONDS}s"
 
@@ -74,15 +84,18 @@ holdout_args=()
 for program in $HOLD_OUT; do holdout_args+=(--hold-out "$program"); done
 "$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES" --out "$WORK/train.dataset" \
   --jobs "$JOBS" "${holdout_args[@]}"
+step_done "dataset independent draws"
 datasets=(--dataset "$WORK/train.dataset")
 # Balanced cores (every parameter near one size level): independent draws alone leave the model
 # extrapolating at presets like big, where every resource is large at once.
 "$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$BALANCED_SAMPLES" --seed 3 \
   --balanced 1 --out "$WORK/balanced.dataset" --jobs "$JOBS" "${holdout_args[@]}"
+step_done "dataset balanced draws"
 datasets+=(--dataset "$WORK/balanced.dataset")
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_SAMPLES" --seed 2 \
     --out "$WORK/extra.dataset" --jobs "$JOBS"
+  step_done "dataset training-only programs"
   datasets+=(--dataset "$WORK/extra.dataset")
 fi
 stamp "datasets done after ${SECONDS}s"
@@ -90,12 +103,15 @@ stamp "datasets done after ${SECONDS}s"
 # 4. The CPI model, stored in the database with its test and held-out accuracy.
 "$CONCORDE" train "${datasets[@]}" --db "$WORK/default.sqlite" --hidden 128,64 --weight-decay 1e-2 \
   ${TRAIN_OPTIONS:-}
+step_done "train"
 stamp "training done after ${SECONDS}s"
 
 # 5. Validation labels (random configurations and the presets) and the model's accuracy on them.
 "$CONCORDE" label --db "$WORK/default.sqlite" --configs "$VALIDATION_CONFIGS" --presets \
   --seed 7 --jobs "$JOBS"
+step_done "label validation configurations"
 "$CONCORDE" evaluate --db "$WORK/default.sqlite" --record
+step_done "evaluate"
 stamp "validation done after ${SECONDS}s"
 
 # 6. Compact copy into data/, atomically.
@@ -103,5 +119,6 @@ rm -f "$ROOT/data/default.sqlite.tmp"
 sqlite3 "$WORK/default.sqlite" "VACUUM INTO '$ROOT/data/default.sqlite.tmp'"
 "$CONCORDE" validate-db "$ROOT/data/default.sqlite.tmp" >/dev/null
 mv -f "$ROOT/data/default.sqlite.tmp" "$ROOT/data/default.sqlite"
+step_done "compact copy"
 ls -l "$ROOT/data/default.sqlite"
 stamp "data/default.sqlite rebuilt in ${SECONDS}s"

@@ -4,6 +4,7 @@
 #include "trace/TraceRecord.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace concorde {
@@ -58,6 +59,17 @@ public:
     TargetOutcome predictAndUpdate(const TraceRecord& record);
     /// Returns to the freshly constructed (cold) state.
     void reset();
+
+    /// The state after the branches seen so far, with its spec, in a compact byte form for a
+    /// region's warm state (WarmState): the valid BTB and indirect entries sorted by PC as
+    /// varint deltas with their recency rank in their set, the return stack and the target
+    /// history. A few bytes per entry.
+    std::vector<std::uint8_t> saveState() const;
+    /// A predictor that behaves from here on exactly as the one that saved `bytes` (the same
+    /// spec, entries, recency order within each set, return stack and history; absolute LRU
+    /// stamps are not kept, only their order, which is all replacement compares). A bad-input
+    /// ConcordeError when the bytes are damaged.
+    static BranchTargetPredictor restoreState(std::span<const std::uint8_t> bytes);
 
     const BranchTargetSpec& spec() const { return spec_; }
 

@@ -36,7 +36,8 @@ AnnotatedRegion RegionAnalyzer::analyze(std::span<const TraceRecord> records, st
 
     DependencyAnalyzer dependencies;
     TagePredictor tage = region.warm ? region.warm->tagePredictor(tage_) : TagePredictor(tage_);
-    BranchTargetPredictor targets(targets_);
+    BranchTargetPredictor targets =
+        region.warm ? region.warm->targetPredictor(targets_) : BranchTargetPredictor(targets_);
     const auto base = static_cast<std::int32_t>(warmup);
     for (std::size_t i = 0; i < records.size(); ++i) {
         const TraceRecord& r = records[i];

@@ -33,7 +33,8 @@ std::uint32_t WarmState::ways() {
 
 namespace {
 
-constexpr std::uint64_t kEncodingVersion = 1;
+/// 1: lines, loads, TAGE. 2: and the branch-target front end.
+constexpr std::uint64_t kEncodingVersion = 2;
 
 } // namespace
 
@@ -62,6 +63,10 @@ std::vector<std::uint8_t> WarmState::encode() const {
         tage ? tage->saveState() : std::vector<std::uint8_t>{};
     varint::put(out, predictor.size());
     out.insert(out.end(), predictor.begin(), predictor.end());
+    const std::vector<std::uint8_t> front =
+        targets ? targets->saveState() : std::vector<std::uint8_t>{};
+    varint::put(out, front.size());
+    out.insert(out.end(), front.begin(), front.end());
     return out;
 }
 
@@ -121,8 +126,9 @@ WarmState WarmState::decode(std::span<const std::uint8_t> bytes, const std::stri
             throw badInput(what + ": the warm state is damaged (" + field + ")");
         return static_cast<std::size_t>(n);
     };
-    if (next("version") != kEncodingVersion)
-        throw badInput(what + ": unsupported warm state version");
+    const std::uint64_t version = next("version");
+    if (version != 1 && version != kEncodingVersion)
+        throw badInput(what + ": unsupported warm state version " + std::to_string(version));
     WarmState state;
     state.instructions = next("instructions");
     state.lines.resize(count("line count"));
@@ -154,6 +160,16 @@ WarmState WarmState::decode(std::span<const std::uint8_t> bytes, const std::stri
         state.tage = std::move(predictor);
         cursor += predictorBytes;
     }
+    const std::size_t frontBytes = version >= 2 ? count("branch-target state size") : 0;
+    if (frontBytes > 0) {
+        try {
+            state.targets = std::make_shared<const BranchTargetPredictor>(
+                BranchTargetPredictor::restoreState({cursor, frontBytes}));
+        } catch (const ConcordeError& e) {
+            throw badInput(what + ": " + e.what());
+        }
+        cursor += frontBytes;
+    }
     if (cursor != end)
         throw badInput(what + ": the warm state has trailing bytes");
     return state;
@@ -176,6 +192,12 @@ TagePredictor WarmState::tagePredictor(const TagePredictor::Geometry& geometry) 
     if (tage && tage->geometry() == geometry)
         return *tage;
     return TagePredictor(geometry);
+}
+
+BranchTargetPredictor WarmState::targetPredictor(const BranchTargetSpec& spec) const {
+    if (targets && targets->spec() == spec)
+        return *targets;
+    return BranchTargetPredictor(spec);
 }
 
 } // namespace concorde

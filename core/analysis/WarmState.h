@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/BranchTargetPredictor.h"
 #include "analysis/TagePredictor.h"
 #include "trace/TraceInfo.h"
 
@@ -34,6 +35,10 @@ class CacheHierarchy;
 ///   geometry is fixed, not a parameter, so one snapshot serves every configuration. The simple
 ///   predictor has no state to warm (its mispredictions are a pure function of seed and branch
 ///   ordinal).
+/// - **targets**: the branch-target front end (BTB, return stack, indirect-target table and its
+///   history: BranchTargetPredictor) after the warm-up. Also fixed structure, so one snapshot
+///   serves every configuration; a consumer with another BranchTargetSpec starts it cold.
+///   States written before it existed (encoding version 1) have none: the front end starts cold.
 struct WarmState {
     struct Line {
         std::uint64_t line = 0;
@@ -50,6 +55,7 @@ struct WarmState {
     std::vector<Line> lines;                   ///< oldest first
     std::vector<Load> recentLoads;             ///< oldest first
     std::shared_ptr<const TagePredictor> tage; ///< null: the predictor starts cold
+    std::shared_ptr<const BranchTargetPredictor> targets; ///< null: the front end starts cold
 
     /// True when there is nothing to warm from (no functional warm-up).
     bool cold() const { return instructions == 0; }
@@ -62,7 +68,8 @@ struct WarmState {
     static constexpr std::size_t kRecentLoads = 4096;
 
     /// A compact byte form (for a trace's region table or a database row): lines and loads as
-    /// varint deltas, then the TAGE state. Typically a few bytes per line.
+    /// varint deltas, then the TAGE state and the branch-target state. Typically a few bytes
+    /// per line. decode() also reads version 1 (no branch-target state).
     std::vector<std::uint8_t> encode() const;
     /// The inverse of encode(). A bad-input ConcordeError naming `what` for damaged bytes.
     static WarmState decode(std::span<const std::uint8_t> bytes, const std::string& what);
@@ -89,6 +96,9 @@ struct WarmState {
     /// The warm TAGE predictor (a copy of the snapshot), or a cold one of `geometry` when there
     /// is no snapshot or it has another geometry.
     TagePredictor tagePredictor(const TagePredictor::Geometry& geometry = {}) const;
+    /// The warm branch-target front end (a copy of the snapshot), or a cold one of `spec` when
+    /// there is no snapshot or it has another spec.
+    BranchTargetPredictor targetPredictor(const BranchTargetSpec& spec = {}) const;
 };
 
 } // namespace concorde

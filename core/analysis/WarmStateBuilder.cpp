@@ -7,10 +7,11 @@
 
 namespace concorde {
 
-WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor::Geometry& tage)
+WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor::Geometry& tage,
+                                   const BranchTargetSpec& targets)
     : lineShift_(lineShift), sets_(WarmState::finestSets()), ways_(WarmState::ways()),
       setMask_(sets_ - 1), table_(std::size_t{sets_} * ways_),
-      recentLoads_(WarmState::kRecentLoads), tage_(tage) {
+      recentLoads_(WarmState::kRecentLoads), tage_(tage), targets_(targets) {
     if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0)
         throw runtimeFailure("internal error: the finest cache set count " + std::to_string(sets_) +
                              " is not a power of two");
@@ -64,9 +65,10 @@ void WarmStateBuilder::observe(const TraceRecord& r, bool trainPredictor) {
         touchData(r.stores[k].address, r.stores[k].size);
     if (!r.isBranch())
         return;
-    if (trainPredictor)
+    if (trainPredictor) {
         tage_.predictAndUpdate(r);
-    else
+        targets_.predictAndUpdate(r);
+    } else
         tage_.trainBase(r);
 }
 
@@ -81,6 +83,7 @@ WarmState WarmStateBuilder::finish() const {
                                  recentLoads_.begin() + nextLoad_);
     }
     state.tage = std::make_shared<const TagePredictor>(tage_);
+    state.targets = std::make_shared<const BranchTargetPredictor>(targets_);
     std::vector<Way> kept;
     for (const Way& way : table_)
         if (way.stamp != 0)

@@ -12,7 +12,7 @@ namespace concorde {
 
 /// Builds a WarmState from the functional warm-up's records, in program order: every
 /// instruction fetch line and data line touched, the recent demand loads, and a TAGE predictor
-/// trained on the branches.
+/// and a branch-target front end (BranchTargetPredictor) trained on the branches.
 ///
 /// Lines are kept as WarmState describes them: per finest set, the ways() most recently touched
 /// lines with their last-use stamps (a fixed table of finestSets() × ways() entries, LRU within
@@ -22,11 +22,13 @@ namespace concorde {
 class WarmStateBuilder {
 public:
     explicit WarmStateBuilder(std::uint32_t lineShift = 6,
-                              const TagePredictor::Geometry& tage = {});
+                              const TagePredictor::Geometry& tage = {},
+                              const BranchTargetSpec& targets = {});
 
     /// Observes one record. With `trainPredictor` false its branch only trains TAGE's base
-    /// predictor (TagePredictor::trainBase; the caller warms the tagged tables over a shorter
-    /// span than the caches).
+    /// predictor (TagePredictor::trainBase) and not the branch-target front end: the caller
+    /// warms the tagged tables, BTB, return stack and indirect table over a shorter span than
+    /// the caches.
     void observe(const TraceRecord& record, bool trainPredictor = true);
     void observe(std::span<const TraceRecord> records) {
         for (const TraceRecord& r : records)
@@ -59,6 +61,7 @@ private:
     std::size_t nextLoad_ = 0;
     std::uint64_t loadsSeen_ = 0;
     TagePredictor tage_;
+    BranchTargetPredictor targets_;
 };
 
 } // namespace concorde

@@ -140,6 +140,7 @@ void Engine::warmUp(const WarmState* state, std::span<const TraceRecord> warm) {
         memory_.warm(*state);
         if (config_.branchPredictor() == BranchPredictorKind::Tage)
             predictor_ = std::make_unique<TagePredictor>(state->tagePredictor());
+        targets_ = state->targetPredictor(targets_.spec());
     }
     std::uint64_t lastLine = kUnknown;
     for (const TraceRecord& r : warm) {

@@ -9,6 +9,7 @@
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
 #include "refsim/OutOfOrderCore.h"
+#include "trace/TraceReader.h"
 
 #include <QtTest>
 #include <map>
@@ -280,6 +281,57 @@ private slots:
             QCOMPARE(s.analysis.btbMisses, expectedMisses);
             QCOMPARE(s.mispredicts, std::uint64_t(0));
         }
+    }
+
+    // A saved and restored front end (a region's warm state) behaves from there on exactly as
+    // the original, branch by branch, on a real interpreter trace (returns, indirect jumps,
+    // calls) with the default sizes and with tables small enough that every set keeps
+    // replacing; the bytes are a few per entry; damaged bytes are refused.
+    void savedStateContinuesExactly() {
+        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
+        std::vector<TraceRecord> records;
+        reader.readRegion(0, records);
+        BranchTargetSpec small;
+        small.btbEntries = 64;
+        small.btbWays = 4;
+        small.rasEntries = 4;
+        small.indirectEntries = 32;
+        small.indirectWays = 2;
+        for (const BranchTargetSpec& spec : {BranchTargetSpec{}, small}) {
+            BranchTargetPredictor original(spec);
+            const std::size_t half = records.size() / 2;
+            for (std::size_t i = 0; i < half; ++i)
+                original.predictAndUpdate(records[i]);
+            const std::vector<std::uint8_t> bytes = original.saveState();
+            BranchTargetPredictor restored = BranchTargetPredictor::restoreState(bytes);
+            QVERIFY(restored.spec() == spec);
+            QVERIFY(restored.saveState() == bytes);
+            std::map<TargetOutcome, int> outcomes;
+            for (std::size_t i = half; i < records.size(); ++i) {
+                const TargetOutcome expected = original.predictAndUpdate(records[i]);
+                QCOMPARE(restored.predictAndUpdate(records[i]), expected);
+                ++outcomes[expected];
+            }
+            // The stream exercises the outcomes, so the comparison above means something (with
+            // the default sizes the sample's second half neither misses nor mispredicts).
+            QVERIFY(outcomes[TargetOutcome::Correct] > 1000);
+            if (spec == small)
+                QVERIFY2(outcomes[TargetOutcome::BtbMiss] > 1000 &&
+                             outcomes[TargetOutcome::Mispredicted] > 100,
+                         qPrintable(QString("%1 BTB misses, %2 wrong targets")
+                                        .arg(outcomes[TargetOutcome::BtbMiss])
+                                        .arg(outcomes[TargetOutcome::Mispredicted])));
+            QVERIFY2(bytes.size() < 16 * (spec.btbEntries + spec.indirectEntries) + 200,
+                     qPrintable(QString::number(bytes.size())));
+            for (const std::size_t cut : {std::size_t(0), std::size_t(2), bytes.size() / 2,
+                                          bytes.size() - 1})
+                QVERIFY_THROWS_EXCEPTION(
+                    ConcordeError, BranchTargetPredictor::restoreState(std::span(bytes).first(cut)));
+        }
+        // A cold predictor saves and restores as cold.
+        const BranchTargetPredictor cold;
+        QVERIFY(BranchTargetPredictor::restoreState(cold.saveState()).saveState() ==
+                cold.saveState());
     }
 
     // call-depth with a 4-entry return stack: depth 7 mispredicts 3 returns per iteration

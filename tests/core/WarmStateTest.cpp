@@ -38,16 +38,11 @@ CoreConfig n1Like() {
     return Preset::load(CONCORDE_SOURCE_DIR "/resources/presets/n1-like.json").config;
 }
 
-/// CPI of the reference simulator with perfect branch-target structures. The BTB, return stack
-/// and indirect predictor are not part of the warm state (docs/design.md §5): they warm on
-/// detailed warm-up records only, which a functional-only run does not have, so comparisons of
-/// what the warm state rebuilds (caches, TAGE) leave them out.
-double cpiWithPerfectTargets(std::span<const TraceRecord> records, std::size_t warmup,
-                             const CoreConfig& config, const WarmState* warm = nullptr) {
-    PipelineSpec pipeline;
-    pipeline.targets.btbEntries = pipeline.targets.rasEntries = pipeline.targets.indirectEntries =
-        0;
-    const std::uint64_t cycles = OutOfOrderCore(config, {}, pipeline).run(records, warmup, warm);
+/// CPI of the reference simulator with the default pipeline (BTB, return stack and indirect
+/// predictor included: the warm state carries them).
+double cpiOf(std::span<const TraceRecord> records, std::size_t warmup, const CoreConfig& config,
+             const WarmState* warm = nullptr) {
+    const std::uint64_t cycles = OutOfOrderCore(config).run(records, warmup, warm);
     return double(cycles) / double(records.size() - warmup);
 }
 
@@ -210,6 +205,20 @@ private slots:
         QVERIFY(decoded.lines == state->lines);
         QVERIFY(decoded.recentLoads == state->recentLoads);
         QVERIFY(decoded.tage && decoded.tage->saveState() == state->tage->saveState());
+        QVERIFY(decoded.targets && decoded.targets->saveState() == state->targets->saveState());
+
+        // A version-1 state (written before the branch-target front end was part of it) is
+        // still read: the same lines, loads and TAGE, and a cold front end.
+        WarmState withoutTargets = *state;
+        withoutTargets.targets.reset();
+        std::vector<std::uint8_t> version1 = withoutTargets.encode();
+        QCOMPARE(version1.front(), std::uint8_t(2));
+        QCOMPARE(version1.back(), std::uint8_t(0)); // an empty branch-target section
+        version1.front() = 1;
+        version1.pop_back();
+        const WarmState old = WarmState::decode(version1, "old");
+        QVERIFY(old.lines == state->lines && old.tage && !old.targets);
+        QVERIFY(old.targetPredictor().saveState() == BranchTargetPredictor().saveState());
         QVERIFY2(bytes.size() < records.size() * sizeof(std::uint32_t),
                  qPrintable(QString::number(bytes.size())));
 
@@ -313,6 +322,39 @@ private slots:
         QCOMPARE(warmRun.mispredictions, detailedRun.mispredictions);
     }
 
+    /// btb-footprint with 4096 taken jumps (a 6144-entry BTB holds them all): after a
+    /// functional warm-up over 3 passes, no measured jump misses the BTB, as after the same
+    /// detailed warm-up, and the simulator runs them at one per cycle; cold, the first measured
+    /// pass misses every jump and pays the decode redirect for each.
+    void btbWarmsFromTheFunctionalWarmup() {
+        const std::uint64_t jumps = 4096;
+        const auto k = testing::kernel("btb-footprint",
+                                       {{"branches", std::to_string(jumps)}, {"warmup", "3"}}, 4);
+        const std::span<const TraceRecord> all(k.records);
+        const auto warm = warmStateOf(all.first(k.warmup));
+        const auto measured = all.subspan(k.warmup);
+        QVERIFY(warm->targets);
+
+        const RegionAnalyzer analyzer;
+        const MemoryConfig memory;
+        const auto cold = analyzer.analyze(measured, 0, memory).stats.btbMisses;
+        const auto warmed = analyzer.analyze(measured, 0, memory, warm).stats.btbMisses;
+        const auto detailed = analyzer.analyze(all, k.warmup, memory).stats.btbMisses;
+        QCOMPARE(cold, jumps);
+        QCOMPARE(warmed, std::uint64_t(0));
+        QCOMPARE(detailed, std::uint64_t(0));
+
+        const CoreConfig config = n1Like();
+        const std::uint64_t warmCycles = OutOfOrderCore(config).run(measured, 0, warm.get());
+        const std::uint64_t detailedCycles = OutOfOrderCore(config).run(all, k.warmup);
+        const std::uint64_t coldCycles = OutOfOrderCore(config).run(measured, 0);
+        QCOMPARE(warmCycles, detailedCycles);
+        QVERIFY2(double(warmCycles) / double(measured.size()) < 1.05,
+                 qPrintable(QString::number(warmCycles)));
+        QVERIFY2(coldCycles >= warmCycles + jumps * PipelineSpec{}.btbMissBubble(),
+                 qPrintable(QString("%1 vs %2").arg(coldCycles).arg(warmCycles)));
+    }
+
     /// On real programs, the functional state of a region's warm-up records leaves the caches
     /// as the detailed warm-up does, to within the LRU-versus-tree-PLRU difference, and it is a
     /// fraction of the records' size.
@@ -331,9 +373,9 @@ private slots:
                 CoreConfig config = n1Like();
                 config.set(ParamId::L1dKb, 32);
                 config.set(ParamId::L2Kb, l2);
-                const double detailed = cpiWithPerfectTargets(all, warmup, config);
-                const double functional = cpiWithPerfectTargets(measured, 0, config, warm.get());
-                const double cold = cpiWithPerfectTargets(measured, 0, config);
+                const double detailed = cpiOf(all, warmup, config);
+                const double functional = cpiOf(measured, 0, config, warm.get());
+                const double cold = cpiOf(measured, 0, config);
                 const double gap = std::abs(functional / detailed - 1.0);
                 qInfo("%s l2_kb=%d: CPI detailed %.4f, functional %.4f, cold %.4f; %zu lines "
                       "for %zu warm-up records",
