@@ -10,7 +10,8 @@ namespace concorde {
 WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor::Geometry& tage,
                                    const BranchTargetSpec& targets)
     : lineShift_(lineShift), sets_(WarmState::finestSets()), ways_(WarmState::ways()),
-      setMask_(sets_ - 1), table_(std::size_t{sets_} * ways_),
+      setMask_(sets_ - 1), wayLines_(std::size_t{sets_} * ways_, kNoLine),
+      wayStamps_(std::size_t{sets_} * ways_, 0),
       recentLoads_(WarmState::kRecentLoads), tage_(tage), targets_(targets) {
     if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0)
         throw runtimeFailure("internal error: the finest cache set count " + std::to_string(sets_) +
@@ -19,18 +20,22 @@ WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor:
 
 void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
     const std::uint64_t stamp = ++stamp_;
-    Way* set = table_.data() + std::size_t(line & setMask_) * ways_;
-    Way* victim = set;
-    for (Way* way = set; way != set + ways_; ++way) {
-        if (way->stamp != 0 && way->line == line) {
-            way->stamp = stamp;
-            way->instruction = instruction;
+    const std::size_t base = std::size_t(line & setMask_) * ways_;
+    std::uint64_t* lines = wayLines_.data() + base;
+    std::uint64_t* stamps = wayStamps_.data() + base;
+    const std::uint64_t tagged = line | (instruction ? kInstructionBit : 0);
+    for (std::uint32_t w = 0; w < ways_; ++w)
+        if ((lines[w] & ~kInstructionBit) == line) {
+            lines[w] = tagged;
+            stamps[w] = stamp;
             return;
         }
-        if (way->stamp < victim->stamp)
-            victim = way;
-    }
-    *victim = {stamp, line, instruction};
+    std::uint32_t victim = 0;
+    for (std::uint32_t w = 1; w < ways_; ++w)
+        if (stamps[w] < stamps[victim])
+            victim = w;
+    lines[victim] = tagged;
+    stamps[victim] = stamp;
 }
 
 void WarmStateBuilder::observe(const TraceRecord& r, bool trainPredictor) {
@@ -84,15 +89,15 @@ WarmState WarmStateBuilder::finish() const {
     }
     state.tage = std::make_shared<const TagePredictor>(tage_);
     state.targets = std::make_shared<const BranchTargetPredictor>(targets_);
-    std::vector<Way> kept;
-    for (const Way& way : table_)
-        if (way.stamp != 0)
-            kept.push_back(way);
+    std::vector<std::size_t> kept; // occupied ways, oldest first
+    for (std::size_t i = 0; i < wayStamps_.size(); ++i)
+        if (wayStamps_[i] != 0)
+            kept.push_back(i);
     std::sort(kept.begin(), kept.end(),
-              [](const Way& a, const Way& b) { return a.stamp < b.stamp; });
+              [&](std::size_t a, std::size_t b) { return wayStamps_[a] < wayStamps_[b]; });
     state.lines.reserve(kept.size());
-    for (const Way& way : kept)
-        state.lines.push_back({way.line, way.instruction});
+    for (const std::size_t i : kept)
+        state.lines.push_back({wayLines_[i] & ~kInstructionBit, (wayLines_[i] & kInstructionBit) != 0});
     return state;
 }
 

@@ -40,11 +40,10 @@ public:
     WarmState finish() const;
 
 private:
-    struct Way {
-        std::uint64_t stamp = 0; ///< 0: empty
-        std::uint64_t line = 0;
-        bool instruction = false;
-    };
+    /// A way's line with the instruction flag in bit 63 (line numbers are addresses >> 6, so
+    /// the bit is free); kNoLine marks an empty way and matches no line.
+    static constexpr std::uint64_t kInstructionBit = std::uint64_t{1} << 63;
+    static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
     void touch(std::uint64_t line, bool instruction);
 
     std::uint32_t lineShift_;
@@ -56,7 +55,10 @@ private:
     std::uint64_t lastFetchLine_ = ~std::uint64_t{0};
     std::uint64_t lastDataLine_ = ~std::uint64_t{0};
     std::uint64_t lastDataStamp_ = 0;          ///< stamp_ right after lastDataLine_ was touched
-    std::vector<Way> table_;                   ///< sets_ × ways_
+    // The table as two arrays, sets_ × ways_ each: a hit, the common case, scans only the
+    // set's lines (two cache lines), and only a miss reads the stamps to find the LRU way.
+    std::vector<std::uint64_t> wayLines_;  ///< line | kInstructionBit, or kNoLine
+    std::vector<std::uint64_t> wayStamps_; ///< last use; 0 for an empty way
     std::vector<WarmState::Load> recentLoads_; ///< ring of kRecentLoads, oldest at nextLoad_
     std::size_t nextLoad_ = 0;
     std::uint64_t loadsSeen_ = 0;
