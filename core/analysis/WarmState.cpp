@@ -4,6 +4,7 @@
 #include "analysis/MemorySystemSpec.h"
 #include "common/ConcordeError.h"
 #include "common/Varint.h"
+#include "common/ZstdFrame.h"
 #include "params/ParameterSpace.h"
 
 #include <algorithm>
@@ -33,14 +34,17 @@ std::uint32_t WarmState::ways() {
 
 namespace {
 
-/// 1: lines, loads, TAGE. 2: and the branch-target front end.
-constexpr std::uint64_t kEncodingVersion = 2;
+/// 1: lines, loads, TAGE. 2: and the branch-target front end. 3: the version-2 body in one zstd
+/// frame, after its size (TAGE's tables are mostly empty: 120 kB of state becomes about 40 kB).
+constexpr std::uint64_t kEncodingVersion = 3;
+constexpr int kCompressionLevel = 9;
+/// A bound on a decoded body: the largest state the parameter space allows is a few MB.
+constexpr std::uint64_t kMaxBodyBytes = std::uint64_t{256} << 20;
 
 } // namespace
 
 std::vector<std::uint8_t> WarmState::encode() const {
     std::vector<std::uint8_t> out;
-    varint::put(out, kEncodingVersion);
     varint::put(out, instructions);
     varint::put(out, lines.size());
     std::uint64_t previous = 0;
@@ -67,7 +71,12 @@ std::vector<std::uint8_t> WarmState::encode() const {
         targets ? targets->saveState() : std::vector<std::uint8_t>{};
     varint::put(out, front.size());
     out.insert(out.end(), front.begin(), front.end());
-    return out;
+    std::vector<std::uint8_t> encoded;
+    varint::put(encoded, kEncodingVersion);
+    varint::put(encoded, out.size());
+    const std::vector<std::uint8_t> frame = zstd::compress(out, kCompressionLevel);
+    encoded.insert(encoded.end(), frame.begin(), frame.end());
+    return encoded;
 }
 
 std::shared_ptr<const WarmState> WarmState::ofRegion(const Region& region,
@@ -113,6 +122,25 @@ std::vector<TraceRecord> WarmState::replayRecords() const {
 WarmState WarmState::decode(std::span<const std::uint8_t> bytes, const std::string& what) {
     const std::uint8_t* cursor = bytes.data();
     const std::uint8_t* end = bytes.data() + bytes.size();
+    std::uint64_t version = 0;
+    if (!varint::get(cursor, end, version))
+        throw badInput(what + ": the warm state is damaged (version)");
+    if (version == 1 || version == 2)
+        return decodeBody(bytes.subspan(cursor - bytes.data()), version, what);
+    if (version != kEncodingVersion)
+        throw badInput(what + ": unsupported warm state version " + std::to_string(version));
+    std::uint64_t bodyBytes = 0;
+    if (!varint::get(cursor, end, bodyBytes) || bodyBytes > kMaxBodyBytes)
+        throw badInput(what + ": the warm state is damaged (size)");
+    const std::vector<std::uint8_t> body =
+        zstd::decompress({cursor, end}, bodyBytes, what + ": the warm state");
+    return decodeBody(body, 2, what);
+}
+
+WarmState WarmState::decodeBody(std::span<const std::uint8_t> bytes, std::uint64_t version,
+                                const std::string& what) {
+    const std::uint8_t* cursor = bytes.data();
+    const std::uint8_t* end = bytes.data() + bytes.size();
     const auto next = [&](const char* field) {
         std::uint64_t value = 0;
         if (!varint::get(cursor, end, value))
@@ -126,9 +154,6 @@ WarmState WarmState::decode(std::span<const std::uint8_t> bytes, const std::stri
             throw badInput(what + ": the warm state is damaged (" + field + ")");
         return static_cast<std::size_t>(n);
     };
-    const std::uint64_t version = next("version");
-    if (version != 1 && version != kEncodingVersion)
-        throw badInput(what + ": unsupported warm state version " + std::to_string(version));
     WarmState state;
     state.instructions = next("instructions");
     state.lines.resize(count("line count"));

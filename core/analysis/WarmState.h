@@ -67,9 +67,10 @@ struct WarmState {
     /// Demand loads kept for the prefetcher.
     static constexpr std::size_t kRecentLoads = 4096;
 
-    /// A compact byte form (for a trace's region table or a database row): lines and loads as
-    /// varint deltas, then the TAGE state and the branch-target state. Typically a few bytes
-    /// per line. decode() also reads version 1 (no branch-target state).
+    /// A compact byte form (for a trace's region table or a database row): its version, then
+    /// lines and loads as varint deltas, the TAGE state and the branch-target state, all in one
+    /// zstd frame (encoding 3). Typically tens of kB. decode() also reads encoding 1 (no
+    /// branch-target state) and 2 (not compressed).
     std::vector<std::uint8_t> encode() const;
     /// The inverse of encode(). A bad-input ConcordeError naming `what` for damaged bytes.
     static WarmState decode(std::span<const std::uint8_t> bytes, const std::string& what);
@@ -99,6 +100,11 @@ struct WarmState {
     /// The warm branch-target front end (a copy of the snapshot), or a cold one of `spec` when
     /// there is no snapshot or it has another spec.
     BranchTargetPredictor targetPredictor(const BranchTargetSpec& spec = {}) const;
+
+private:
+    /// The fields after the version of an uncompressed encoding-1 or -2 body.
+    static WarmState decodeBody(std::span<const std::uint8_t> bytes, std::uint64_t version,
+                                const std::string& what);
 };
 
 } // namespace concorde

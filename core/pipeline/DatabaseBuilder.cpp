@@ -195,12 +195,15 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                 // Each memory configuration finished is one step of the whole run.
                 const JobControl steps = job.nested(
                     [&](const JobProgress&) { job.report(++stepsDone, stepsTotal, builtText()); });
+                const std::shared_ptr<const WarmState> warm =
+                    WarmState::fromBytes(work.warmState, work.pending.label);
                 const GridBounds::Result result = GridBounds::build(
                     work.records, work.pending.warmup, options.grid, options.windowSize, steps,
-                    WarmState::fromBytes(work.warmState, work.pending.label));
+                    warm);
                 catalog.requireMatches(result);
                 work.data = encodeRegion(catalog, result, work.records, options.seriesLevel);
-                work.data.records.warmState = std::move(work.warmState);
+                // Stored in the current (compressed) encoding whatever the trace's was.
+                work.data.records.warmState = warm ? warm->encode() : std::vector<std::uint8_t>{};
                 work.records = {};
             },
             [&](Work& work) {

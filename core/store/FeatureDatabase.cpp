@@ -504,6 +504,32 @@ std::vector<std::uint8_t> FeatureDatabase::regionWarmState(std::int64_t regionId
     return query.blob(0);
 }
 
+std::size_t FeatureDatabase::rewriteWarmStates(
+    const std::function<std::vector<std::uint8_t>(std::span<const std::uint8_t>,
+                                                  const std::string&)>& rewrite) {
+    SqliteTransaction transaction(*connection_);
+    std::vector<std::int64_t> ids;
+    {
+        auto query = connection_->prepare(
+            "SELECT region_id FROM region_records WHERE warm_state IS NOT NULL ORDER BY region_id",
+            "listing warm states");
+        while (query.step())
+            ids.push_back(query.int64(0));
+    }
+    for (const std::int64_t id : ids) {
+        const std::vector<std::uint8_t> bytes = regionWarmState(id);
+        const std::vector<std::uint8_t> rewritten =
+            rewrite(bytes, path_.string() + ": " + describeRegion(id) + ", warm state");
+        auto update = connection_->prepare(
+            "UPDATE region_records SET warm_state = ?1 WHERE region_id = ?2",
+            "rewriting a warm state");
+        update.bindBlob(1, rewritten).bind(2, id);
+        update.run();
+    }
+    transaction.commit();
+    return ids.size();
+}
+
 std::vector<TraceRecord> FeatureDatabase::regionRecords(std::int64_t regionId) {
     const std::string what = path_.string() + ": " + describeRegion(regionId) + ", records";
     const auto row = region(regionId);

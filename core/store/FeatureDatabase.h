@@ -6,10 +6,12 @@
 #include "trace/TraceRecord.h"
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,12 @@ public:
     /// The region's warm state in WarmState's byte form; empty for a cold region (no
     /// functional warm-up) or one whose records are not stored yet.
     std::vector<std::uint8_t> regionWarmState(std::int64_t regionId);
+    /// Replaces every stored warm state by `rewrite(bytes, what)` (e.g. the same state in the
+    /// current encoding), in one transaction: a throw leaves every row as it was. Returns the
+    /// number of rows rewritten.
+    std::size_t rewriteWarmStates(
+        const std::function<std::vector<std::uint8_t>(std::span<const std::uint8_t>,
+                                                      const std::string&)>& rewrite);
     // region data
     /// Replaces the region's series and records and marks it complete, in one transaction.
     void writeRegionData(std::int64_t regionId, const RegionData& data);

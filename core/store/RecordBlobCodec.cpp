@@ -4,9 +4,9 @@
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
+#include "common/ZstdFrame.h"
 #include "trace/RecordCodec.h"
 
-#include <zstd.h>
 
 namespace concorde {
 namespace {
@@ -26,13 +26,10 @@ std::vector<std::uint8_t> RecordBlobCodec::encode(std::span<const TraceRecord> r
     if (raw.size() > 0xffffffffu || records.size() > 0xffffffffu)
         throw usageError("region too large to store in the database (" +
                          std::to_string(records.size()) + " records)");
-    std::vector<std::uint8_t> blob(kHeaderSize + ZSTD_compressBound(raw.size()));
-    const std::size_t compressed = ZSTD_compress(
-        blob.data() + kHeaderSize, blob.size() - kHeaderSize, raw.data(), raw.size(), kLevel);
-    if (ZSTD_isError(compressed))
-        throw runtimeFailure(std::string("record compression failed: ") +
-                             ZSTD_getErrorName(compressed));
-    blob.resize(kHeaderSize + compressed);
+    const std::vector<std::uint8_t> frame = zstd::compress(raw, kLevel);
+    const std::size_t compressed = frame.size();
+    std::vector<std::uint8_t> blob(kHeaderSize);
+    blob.insert(blob.end(), frame.begin(), frame.end());
     unsigned char* p = blob.data();
     BlobPreamble::write(p, kMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(records.size()));
@@ -71,13 +68,8 @@ std::vector<TraceRecord> RecordBlobCodec::decode(std::span<const std::uint8_t> b
     if (rawSize > std::uint64_t(count) * kMaxBytesPerRecord)
         throw badInput(what + ": record blob declares " + std::to_string(rawSize) + " bytes for " +
                        std::to_string(count) + " records");
-    std::vector<unsigned char> raw(rawSize);
-    const std::size_t got =
-        ZSTD_decompress(raw.data(), raw.size(), p + kHeaderSize, compressedSize);
-    if (ZSTD_isError(got) || got != raw.size())
-        throw badInput(what + ": record blob does not decompress (" +
-                       (ZSTD_isError(got) ? std::string(ZSTD_getErrorName(got)) : "wrong size") +
-                       ")");
+    const std::vector<std::uint8_t> raw =
+        zstd::decompress({p + kHeaderSize, compressedSize}, rawSize, what + ": record blob");
     std::vector<TraceRecord> records(count);
     RecordCodec codec;
     const unsigned char* cursor = raw.data();

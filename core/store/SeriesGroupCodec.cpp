@@ -4,6 +4,7 @@
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
+#include "common/ZstdFrame.h"
 
 #include <bit>
 #include <cmath>
@@ -182,14 +183,10 @@ SeriesGroupCodec::encode(const SeriesMatrix& series,
         throw usageError("series group too large for one blob (" + std::to_string(payload.size()) +
                          " bytes)");
 
-    std::vector<std::uint8_t> blob(kHeaderSize + ZSTD_compressBound(payload.size()));
-    const std::size_t compressed =
-        ZSTD_compress(blob.data() + kHeaderSize, blob.size() - kHeaderSize, payload.data(),
-                      payload.size(), level);
-    if (ZSTD_isError(compressed))
-        throw runtimeFailure(std::string("series group compression failed: ") +
-                             ZSTD_getErrorName(compressed));
-    blob.resize(kHeaderSize + compressed);
+    const std::vector<std::uint8_t> frame = zstd::compress(payload, level);
+    const std::size_t compressed = frame.size();
+    std::vector<std::uint8_t> blob(kHeaderSize);
+    blob.insert(blob.end(), frame.begin(), frame.end());
     unsigned char* p = blob.data();
     BlobPreamble::write(p, kMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(count));
@@ -225,13 +222,8 @@ SeriesMatrix SeriesGroupCodec::decode(std::span<const std::uint8_t> blob, const 
     const unsigned long long declared = ZSTD_getFrameContentSize(compressed, h.compressedSize);
     if (declared != h.payloadSize)
         throw badInput(what + ": series blob's compressed frame is damaged or of the wrong size");
-    std::vector<std::uint8_t> payload(h.payloadSize);
-    const std::size_t got =
-        ZSTD_decompress(payload.data(), payload.size(), compressed, h.compressedSize);
-    if (ZSTD_isError(got) || got != payload.size())
-        throw badInput(what + ": series blob does not decompress (" +
-                       (ZSTD_isError(got) ? std::string(ZSTD_getErrorName(got)) : "wrong size") +
-                       ")");
+    const std::vector<std::uint8_t> payload =
+        zstd::decompress({compressed, h.compressedSize}, h.payloadSize, what + ": series blob");
 
     const std::size_t count = h.count;
     const std::size_t windows = h.windows;

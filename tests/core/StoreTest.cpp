@@ -510,6 +510,34 @@ private slots:
                 }).contains("no series called"));
     }
 
+    // rewriteWarmStates (what migrate-db uses to store warm states in the current encoding)
+    // rewrites every stored state in one transaction: a failure on one row leaves all as they
+    // were.
+    void warmStatesAreRewrittenAtomically() {
+        const auto path = copyOf(builtDatabase(), "warm.sqlite");
+        execSql(path, "UPDATE region_records SET warm_state = X'0102' WHERE region_id = 1;"
+                      "UPDATE region_records SET warm_state = X'030405' WHERE region_id = 2;");
+        const auto reversed = [](std::span<const std::uint8_t> bytes, const std::string&) {
+            return std::vector<std::uint8_t>(bytes.rbegin(), bytes.rend());
+        };
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(path);
+            QCOMPARE(db.rewriteWarmStates(reversed), std::size_t(2));
+            QVERIFY(db.regionWarmState(1) == std::vector<std::uint8_t>({2, 1}));
+            QVERIFY(db.regionWarmState(2) == std::vector<std::uint8_t>({5, 4, 3}));
+            const auto failOnSecond = [](std::span<const std::uint8_t> bytes,
+                                         const std::string& what) {
+                if (bytes.size() == 3)
+                    throw badInput(what + ": damaged");
+                return std::vector<std::uint8_t>{9};
+            };
+            const QString error = errorOf([&] { db.rewriteWarmStates(failOnSecond); });
+            QVERIFY2(error.contains("warm state") && error.contains("damaged"), qPrintable(error));
+            QVERIFY(db.regionWarmState(1) == std::vector<std::uint8_t>({2, 1}));
+            QVERIFY(db.regionWarmState(2) == std::vector<std::uint8_t>({5, 4, 3}));
+        }
+    }
+
     // Building again skips complete regions; a different grid or window is refused.
     void rebuildSkipsAndChecksSettings() {
         const auto path = copyOf(builtDatabase(), "again.sqlite");

@@ -10,6 +10,8 @@
 #include "analysis/RegionAnalyzer.h"
 #include "analysis/WarmStateBuilder.h"
 #include "common/ConcordeError.h"
+#include "common/Varint.h"
+#include "common/ZstdFrame.h"
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
 #include "refsim/OutOfOrderCore.h"
@@ -207,17 +209,30 @@ private slots:
         QVERIFY(decoded.tage && decoded.tage->saveState() == state->tage->saveState());
         QVERIFY(decoded.targets && decoded.targets->saveState() == state->targets->saveState());
 
-        // A version-1 state (written before the branch-target front end was part of it) is
-        // still read: the same lines, loads and TAGE, and a cold front end.
+        // Older encodings still read. Encoding 3 is [3][body size][zstd frame of the body];
+        // encoding 2 was [2][body], and encoding 1 the same body without the branch-target
+        // section (read with a cold front end).
         WarmState withoutTargets = *state;
         withoutTargets.targets.reset();
-        std::vector<std::uint8_t> version1 = withoutTargets.encode();
-        QCOMPARE(version1.front(), std::uint8_t(2));
-        QCOMPARE(version1.back(), std::uint8_t(0)); // an empty branch-target section
+        const std::vector<std::uint8_t> current = withoutTargets.encode();
+        QCOMPARE(current.front(), std::uint8_t(3));
+        const std::uint8_t* cursor = current.data() + 1;
+        std::uint64_t bodySize = 0;
+        QVERIFY(varint::get(cursor, current.data() + current.size(), bodySize));
+        std::vector<std::uint8_t> body = zstd::decompress(
+            std::span(current).subspan(cursor - current.data()), bodySize, "test");
+        QVERIFY2(current.size() * 2 < body.size(), qPrintable(QString::number(current.size())));
+        std::vector<std::uint8_t> version2 = {2};
+        version2.insert(version2.end(), body.begin(), body.end());
+        const WarmState fromVersion2 = WarmState::decode(version2, "version 2");
+        QVERIFY(fromVersion2.lines == state->lines && fromVersion2.tage && !fromVersion2.targets);
+        QCOMPARE(body.back(), std::uint8_t(0)); // an empty branch-target section
+        std::vector<std::uint8_t> version1 = version2;
         version1.front() = 1;
         version1.pop_back();
-        const WarmState old = WarmState::decode(version1, "old");
-        QVERIFY(old.lines == state->lines && old.tage && !old.targets);
+        const WarmState old = WarmState::decode(version1, "version 1");
+        QVERIFY(old.lines == state->lines && old.recentLoads == state->recentLoads && old.tage &&
+                !old.targets);
         QVERIFY(old.targetPredictor().saveState() == BranchTargetPredictor().saveState());
         QVERIFY2(bytes.size() < records.size() * sizeof(std::uint32_t),
                  qPrintable(QString::number(bytes.size())));
@@ -234,6 +249,8 @@ private slots:
         }
         std::vector<std::uint8_t> huge = {1, 0, 0xff, 0xff, 0xff, 0xff, 0x0f}; // 4G lines claimed
         QVERIFY_THROWS_EXCEPTION(ConcordeError, WarmState::decode(huge, "huge"));
+        std::vector<std::uint8_t> hugeBody = {3, 0xff, 0xff, 0xff, 0xff, 0x0f}; // a 4 GB body
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, WarmState::decode(hugeBody, "huge body"));
     }
 
     /// A pointer chase over 256 kB fits L2 (512 kB) but not L1d (32 kB). One functional pass
