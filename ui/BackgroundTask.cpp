@@ -82,6 +82,10 @@ void BackgroundTask::execute(const std::shared_ptr<Run>& run) {
 void BackgroundTask::relayProgress(const std::shared_ptr<Run>& run, const JobProgress& progress) {
     {
         const std::lock_guard lock(run->mutex);
+        // Workers of a parallel job report from several threads, and a report counted earlier
+        // can arrive later: keep the furthest one, so the progress never goes backwards.
+        if (progress.total == run->progress.total && progress.done < run->progress.done)
+            return;
         run->progress = progress;
         if (run->progressPosted)
             return; // the relay on its way will carry this report
