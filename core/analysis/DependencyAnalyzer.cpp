@@ -15,6 +15,7 @@ DependencyAnalyzer::DependencyAnalyzer() {
 
 void DependencyAnalyzer::reset() {
     lastWriter_.fill(-1);
+    earlyWriter_.fill(false);
     granules_.clear();
     rehash(kInitialCapacity);
     nextIndex_ = 0;
@@ -70,7 +71,7 @@ ProducerList DependencyAnalyzer::next(const TraceRecord& record) {
         if (reg == ArchReg::kNone || reg == ArchReg::kRip || reg >= ArchReg::kCount)
             continue;
         if (lastWriter_[reg] >= 0)
-            producers.add(lastWriter_[reg], false);
+            producers.add(lastWriter_[reg], false, earlyWriter_[reg]);
     }
     for (std::size_t k = 0; k < record.loadCount; ++k) {
         const MemoryAccess& load = record.loads[k];
@@ -91,6 +92,9 @@ ProducerList DependencyAnalyzer::next(const TraceRecord& record) {
         if (reg == ArchReg::kNone || reg == ArchReg::kRip || reg >= ArchReg::kCount)
             continue;
         lastWriter_[reg] = self;
+        // pop, ret and leave update the stack pointer with an add beside their load (a stack
+        // engine or a separate address-side micro-op): it does not wait for the load data.
+        earlyWriter_[reg] = record.loadCount > 0 && reg == ArchReg::kRsp;
     }
     for (std::size_t k = 0; k < record.storeCount; ++k) {
         const MemoryAccess& store = record.stores[k];
@@ -118,7 +122,7 @@ std::vector<ProducerList> DependencyAnalyzer::analyze(std::span<const TraceRecor
         ProducerList relative;
         for (std::size_t k = 0; k < absolute.count; ++k)
             if (absolute.index[k] >= base)
-                relative.add(absolute.index[k] - base, absolute.isMemory(k));
+                relative.add(absolute.index[k] - base, absolute.isMemory(k), absolute.isEarly(k));
         result.push_back(relative);
     }
     return result;

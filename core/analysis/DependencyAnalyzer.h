@@ -17,7 +17,11 @@ namespace concorde {
 ///   flags are one register (ArchReg::kFlags); ArchReg::kNone, ArchReg::kRip and unknown
 ///   numbers are ignored. Write-after-read and write-after-write are not dependencies (renaming
 ///   removes them). An instruction reads its sources before writing its destinations, so
-///   `add rax, rax` depends on the previous writer of rax, not on itself.
+///   `add rax, rax` depends on the previous writer of rax, not on itself. The stack pointer
+///   written by an instruction with loads (pop, ret, leave) is an early producer
+///   (ProducerList::isEarly): ready one cycle after that instruction issues, since real cores
+///   compute it with an add beside the load. (`pop rsp`, which loads rsp itself, is
+///   treated the same; compilers do not emit it.)
 /// - Memory: a load depends on the most recent earlier store to each byte it reads (byte-exact
 ///   overlap: a 4-byte load of bytes 4–7 after an 8-byte store of bytes 0–7 depends on it; after
 ///   a store of bytes 0–3 it does not). Last writers are kept per byte in an open-addressing map
@@ -57,6 +61,8 @@ private:
     void rehash(std::size_t capacity);
 
     std::array<std::int32_t, ArchReg::kCount> lastWriter_{};
+    /// The last writer computes this register without waiting for its loads (ProducerList).
+    std::array<bool, ArchReg::kCount> earlyWriter_{};
     std::vector<Granule> granules_;
     std::size_t used_ = 0;
     unsigned hashShift_ = 64;

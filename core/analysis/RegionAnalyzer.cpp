@@ -56,7 +56,8 @@ AnnotatedRegion RegionAnalyzer::analyze(std::span<const TraceRecord> records, st
         AnnotatedInstruction& a = region.instructions[i - warmup];
         for (std::size_t k = 0; k < absolute.count; ++k)
             if (absolute.index[k] >= base)
-                a.producers.add(absolute.index[k] - base, absolute.isMemory(k));
+                a.producers.add(absolute.index[k] - base, absolute.isMemory(k),
+                                absolute.isEarly(k));
         a.instrClass = r.instrClass;
         a.branchKind = r.branchKind;
         a.loadCount = r.loadCount;

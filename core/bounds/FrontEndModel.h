@@ -28,7 +28,7 @@ class FrontEndModel {
 public:
     /// PipelineSpec{}.btbMissBubble(), the reference simulator's bubble (a test keeps them
     /// equal; bounds sit below the simulator and cannot include its headers).
-    static constexpr std::uint32_t kDefaultBtbMissBubble = 2;
+    static constexpr std::uint32_t kDefaultBtbMissBubble = 5;
 
     static WindowSeries fetchWidth(const RegionIndex& index, std::uint32_t width,
                                    std::uint32_t windowSize,

@@ -96,7 +96,11 @@ private:
     // Per-instruction state.
     std::vector<ProducerList> producers_;
     std::vector<std::uint32_t> consumerStart_;
+    /// Consumer indices, kEarlyEdge set when the consumer only needs the producer's early
+    /// result (ProducerList::isEarly: ready one cycle after the producer issues).
     std::vector<std::uint32_t> consumers_;
+    static constexpr std::uint32_t kEarlyEdge = 1u << 31;
+    std::vector<std::uint64_t> issuedAt_; ///< kUnknown until issued
     std::vector<std::uint8_t> mispredicted_; ///< direction or target: resolves at execute
     std::vector<std::uint8_t> btbMissed_;    ///< taken, missed the BTB: redirects at decode
     std::vector<std::uint8_t> dispatched_;
@@ -180,6 +184,7 @@ void Engine::prepare(std::span<const TraceRecord> measured) {
     pending_.assign(n_, 0);
     readyAt_.assign(n_, 0);
     complete_.assign(n_, kUnknown);
+    issuedAt_.assign(n_, kUnknown);
     level_.assign(n_, 0);
     writtenAt_.assign(n_, kUnknown);
     // Reverse dependency edges (consumers of each producer) in CSR form for wake-up.
@@ -191,9 +196,12 @@ void Engine::prepare(std::span<const TraceRecord> measured) {
         consumerStart_[i + 1] += consumerStart_[i];
     consumers_.resize(consumerStart_[n_]);
     std::vector<std::uint32_t> fill(consumerStart_.begin(), consumerStart_.end() - 1);
-    for (std::uint64_t i = 0; i < n_; ++i)
-        for (std::int32_t p : producers_[i])
-            consumers_[fill[static_cast<std::size_t>(p)]++] = static_cast<std::uint32_t>(i);
+    for (std::uint64_t i = 0; i < n_; ++i) {
+        const ProducerList& list = producers_[i];
+        for (std::size_t k = 0; k < list.size(); ++k)
+            consumers_[fill[static_cast<std::size_t>(list.index[k])]++] =
+                static_cast<std::uint32_t>(i) | (list.isEarly(k) ? kEarlyEdge : 0);
+    }
 }
 
 bool Engine::commitStage() {
@@ -281,12 +289,13 @@ bool Engine::issueOne(std::uint64_t i) {
     const auto memoryLatency = static_cast<std::uint32_t>(memoryReady - now_);
     const std::uint64_t done = now_ + latencies_.instructionLatency(r.instrClass, memoryLatency);
     complete_[i] = done;
+    issuedAt_[i] = now_;
     level_[i] = static_cast<std::uint8_t>(level);
     for (std::uint32_t c = consumerStart_[i]; c < consumerStart_[i + 1]; ++c) {
-        const std::uint32_t j = consumers_[c];
+        const std::uint32_t j = consumers_[c] & ~kEarlyEdge;
         if (!dispatched_[j])
             continue; // reads complete_[i] itself when it dispatches
-        readyAt_[j] = std::max(readyAt_[j], done);
+        readyAt_[j] = std::max(readyAt_[j], (consumers_[c] & kEarlyEdge) ? now_ + 1 : done);
         if (--pending_[j] == 0)
             wakeups_.push({readyAt_[j], j});
     }
@@ -422,12 +431,13 @@ bool Engine::dispatchStage(CycleEvent& event) {
         dispatched_[i] = 1;
         std::uint64_t readyAt = now_ + pipeline_.dispatchToIssueCycles;
         std::uint8_t pending = 0;
-        for (std::int32_t p : producers_[i]) {
-            const std::uint64_t done = complete_[static_cast<std::size_t>(p)];
-            if (done == kUnknown)
+        const ProducerList& deps = producers_[i];
+        for (std::size_t k = 0; k < deps.size(); ++k) {
+            const auto p = static_cast<std::size_t>(deps.index[k]);
+            if (complete_[p] == kUnknown)
                 ++pending;
             else
-                readyAt = std::max(readyAt, done);
+                readyAt = std::max(readyAt, deps.isEarly(k) ? issuedAt_[p] + 1 : complete_[p]);
         }
         readyAt_[i] = readyAt;
         pending_[i] = pending;

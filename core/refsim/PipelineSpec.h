@@ -10,21 +10,25 @@ namespace concorde {
 /// MemorySystemSpec: tests may vary it, production uses the defaults, and `concorde diagnose`
 /// checks that the simulator's effective behaviour equals these numbers.
 ///
-/// Stage timing of one instruction on an otherwise idle core:
+/// Stage timing of one instruction on an otherwise idle core (default cycle counts):
 ///   cycle f      its I-cache line is ready and fetch delivers it into the decode queue
-///   f + 1        decoded (fetchToDecodeCycles) into the rename queue
-///   f + 2        renamed and dispatched into ROB / LQ / SQ (decodeToRenameCycles)
-///   f + 3        earliest issue (dispatchToIssueCycles)
+///   f + 3        decoded (fetchToDecodeCycles) into the rename queue
+///   f + 5        renamed and dispatched into ROB / LQ / SQ (decodeToRenameCycles)
+///   f + 7        earliest issue (dispatchToIssueCycles)
 ///   issue + lat  result available to dependents and the instruction may commit
 /// A mispredicted branch that completes at cycle c lets fetch request the correct path at
 /// c + redirectCycles, so the minimum misprediction penalty is minimumMispredictPenalty().
 /// A taken branch that misses the BTB lets fetch request its target redirectCycles after it is
 /// decoded: btbMissBubble() cycles lost against a BTB hit.
+///
+/// Defaults give an N1-class depth: the minimum misprediction penalty is 11 cycles, as Arm
+/// publishes for Cortex-A76/Neoverse N1 (and about what ChampSim's default pipeline gives);
+/// a BTB miss redirected at decode loses 5 cycles.
 struct PipelineSpec {
-    std::uint32_t fetchToDecodeCycles = 1;
-    std::uint32_t decodeToRenameCycles = 1;
-    std::uint32_t dispatchToIssueCycles = 1;
-    std::uint32_t redirectCycles = 1;
+    std::uint32_t fetchToDecodeCycles = 3;
+    std::uint32_t decodeToRenameCycles = 2;
+    std::uint32_t dispatchToIssueCycles = 2;
+    std::uint32_t redirectCycles = 2;
     /// I-cache hit: a requested line can be fetched from in the next cycle.
     std::uint32_t icacheHitCycles = 1;
     /// New I-cache lines the fetch unit can request per cycle (a 2×64 B fetch path).

@@ -64,6 +64,32 @@ private slots:
         QVERIFY(!d[1].isMemory(0));
     }
 
+    // pop/ret/leave update the stack pointer beside their load: a consumer of that rsp is an
+    // early edge; a consumer of the loaded register, or of both, is not.
+    void stackPointerOfALoadIsEarly() {
+        constexpr std::uint8_t rsp = ArchReg::kRsp;
+        TraceRecord pop = op({rbx, rsp}, {rsp}, InstrClass::Load);
+        pop.addLoad(0x7000, 8);
+        const TraceRecord push = [] {
+            TraceRecord r = op({rsp}, {rsp, rcx}, InstrClass::Store);
+            r.addStore(0x6ff8, 8);
+            return r;
+        }();
+        TraceRecord popPushed = op({rbx, rsp}, {rsp}, InstrClass::Load);
+        popPushed.addLoad(0x6ff8, 8); // what the push stored
+        const auto d =
+            deps({pop, pop, op({rax}, {rbx}), op({rdx}, {rbx, rsp}), push, popPushed});
+        QCOMPARE(set(d[1]), Set{0});
+        QVERIFY(d[1].isEarly(0));   // the next pop needs only rsp
+        QVERIFY(!d[2].isEarly(0));  // rbx is the loaded data
+        QCOMPARE(set(d[3]), Set{1});
+        QVERIFY(!d[3].isEarly(0));  // rbx and rsp of one pop: waits for the data
+        QCOMPARE(set(d[4]), Set{1});
+        QVERIFY(d[4].isEarly(0));   // push after pop: rsp only
+        QCOMPARE(set(d[5]), Set{4}); // the pop reads what the push stored
+        QVERIFY(d[5].isMemory(0) && !d[5].isEarly(0)); // a push has no load: its rsp is normal
+    }
+
     void warAndWawAreNotDependencies() {
         const auto d = deps({
             op({rbx}, {rax}), // 0: reads rax, writes rbx

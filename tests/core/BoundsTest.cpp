@@ -173,10 +173,10 @@ private slots:
         region.instructions[2].flags |= AnnotatedInstruction::kTaken;
         QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 4}));
         // The taken branch missed the BTB: fetch waits for decode to redirect it, so its group
-        // costs the bubble more: 2 + bubble + 2 cycles (bubble 2 by default; 5 when given).
+        // costs the bubble more: 2 + bubble + 2 cycles (bubble 5 by default; 2 when given).
         region.instructions[2].flags |= AnnotatedInstruction::kBtbMiss;
-        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 6}));
-        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6, 5), (WindowSeries{6.0f / 9}));
+        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6), (WindowSeries{6.0f / 9}));
+        QCOMPARE(FrontEndModel::fetchWidth(RegionIndex(region), 2, 6, 2), (WindowSeries{6.0f / 6}));
     }
 
     void mismatchedMemoryConfigIsAnError() {

@@ -1,6 +1,8 @@
 // The reference simulator: the full DiagSim suite, determinism, monotonic sanity and events.
 #include "../support/KernelTrace.h"
 #include "../support/RandomRecords.h"
+#include "analysis/RegionAnalyzer.h"
+#include "bounds/RobModel.h"
 #include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
@@ -223,6 +225,36 @@ private slots:
     // A load whose producing store has committed but is still waiting in the store buffer for
     // its line (a read-for-ownership miss to DRAM) gets the data forwarded at L1 latency, as on
     // real cores; a load of another missing line pays the DRAM latency.
+    // A chain of 2,000 pops (each reads the rsp the previous one wrote, and loads from the
+    // L1d): the stack pointer is an add beside the load, so the chain runs at one pop per
+    // cycle instead of one per L1 load-to-use latency. The ROB bound sees the same.
+    void popChainRunsAtOnePerCycle() {
+        const std::size_t pops = 2000;
+        std::vector<TraceRecord> records;
+        for (std::size_t k = 0; k < pops; ++k) {
+            TraceRecord r;
+            r.pc = 0x401000 + 4 * (k % 16);
+            r.size = 1;
+            r.instrClass = InstrClass::Load;
+            r.addSource(ArchReg::kRsp);
+            r.addDestination(ArchReg::kRbx);
+            r.addDestination(ArchReg::kRsp);
+            r.addLoad(0x7ff000 + 8 * (k % 64), 8); // eight lines: L1 hits once warm
+            records.push_back(r);
+        }
+        // The first half warms the eight lines; the second is measured.
+        CoreConfig config;
+        const std::uint64_t cycles = OutOfOrderCore(config).run(records, pops / 2);
+        const double perPop = double(cycles) / double(pops / 2);
+        QVERIFY2(perPop > 0.95 && perPop < 1.05, qPrintable(QString::number(perPop)));
+        QVERIFY(MemorySystemSpec().latency(MemLevel::L1) >= 4); // what it was before
+
+        const AnnotatedRegion region =
+            RegionAnalyzer().analyze(records, pops / 2, MemoryConfig::fromCoreConfig(config));
+        const double boundIpc = RobModel(region).run(256, 400).overallIpc;
+        QVERIFY2(boundIpc > 0.95 && boundIpc < 1.05, qPrintable(QString::number(boundIpc)));
+    }
+
     void storeBufferForwards() {
         synthetic::VectorSink sink;
         sink.beginRegion(0, 0);
