@@ -2,6 +2,8 @@
 // selected program's regions, the model's measured accuracy and warnings about configurations
 // off the database grid or outside the training data. ModelAccuracy and ConfigChecker too.
 #include "explore/ExplorerModel.h"
+#include "explore/ParameterSweep.h"
+#include "explore/SensitivityRanking.h"
 
 #include "../support/ErrorCapture.h"
 #include "../support/TinyExplorerDatabase.h"
@@ -9,6 +11,7 @@
 #include "ml/ModelAccuracy.h"
 #include "explore/ConfigChecker.h"
 #include "explore/DatabasePredictor.h"
+#include "params/ParameterSpace.h"
 #include "store/FeatureDatabase.h"
 
 #include <QTemporaryDir>
@@ -185,6 +188,82 @@ private slots:
                  p.warnings[0].message.c_str());
         QCOMPARE(p.warnings[1].id, ParamId::CommitWidth);
         QVERIFY(p.baselineWarnings.empty());
+    }
+
+    // The sweep view's data: every grid value of one parameter, every program, each equal to a
+    // prediction of that configuration alone; the current value marked; the geometric mean.
+    void sweepPredictsEveryGridValue() {
+        const auto model = ExplorerModel::open(database());
+        CoreConfig config = onTinyGrid();
+        config.set(ParamId::Rob, 100); // off the grid: snapped first
+        const ParameterSweep sweep = ParameterSweep::compute(*model, config, ParamId::Rob);
+        const std::vector<double>& grid = model->grid().values(ParamId::Rob);
+        QVERIFY(grid.size() >= 2);
+        QVERIFY(sweep.values == grid);
+        QCOMPARE(sweep.values[sweep.current], model->snap(config).value(ParamId::Rob));
+        QCOMPARE(sweep.programs, model->programs());
+        QCOMPARE(sweep.cpi.size(), grid.size());
+        for (std::size_t v = 0; v < grid.size(); ++v) {
+            CoreConfig at = model->snap(config);
+            at.set(ParamId::Rob, grid[v]);
+            const std::vector<double> expected = model->programCpis(at);
+            QCOMPARE(sweep.cpi[v].size(), expected.size());
+            double logSum = 0;
+            for (std::size_t p = 0; p < expected.size(); ++p) {
+                QVERIFY(close(sweep.cpi[v][p], expected[p]));
+                logSum += std::log(expected[p]);
+            }
+            QVERIFY(close(sweep.geometricMeanCpi[v], std::exp(logSum / double(expected.size()))));
+        }
+    }
+
+    // The tornado chart's data: one grid step down and up of every parameter with a choice,
+    // each equal to a direct prediction, sorted by the larger change; grid ends have no step;
+    // one program or the geometric mean; an unknown program is refused.
+    void sensitivityRankingStepsEveryParameter() {
+        const auto model = ExplorerModel::open(database());
+        const CoreConfig config = onTinyGrid();
+        for (const std::string program : {std::string(), std::string("beta")}) {
+            const auto ranking = SensitivityRanking::rank(*model, config, program);
+            std::size_t varying = 0;
+            for (const ParameterSpec& spec : ParameterSpace::all())
+                varying += model->grid().values(spec.id).size() >= 2;
+            QCOMPARE(ranking.size(), varying);
+            QVERIFY(varying >= 2);
+            const auto cpiOf = [&](const CoreConfig& c) {
+                const std::vector<double> cpis = model->programCpis(c);
+                if (program.empty())
+                    return ParameterSweep::geometricMean(cpis);
+                const auto& names = model->programs();
+                return cpis[std::find(names.begin(), names.end(), program) - names.begin()];
+            };
+            const double base = cpiOf(config);
+            bool sawEnd = false;
+            for (std::size_t k = 0; k < ranking.size(); ++k) {
+                const ParameterSensitivity& s = ranking[k];
+                QVERIFY(close(s.cpi, base));
+                QCOMPARE(s.value, config.value(s.parameter));
+                const std::vector<double>& values = model->grid().values(s.parameter);
+                const auto at = std::find(values.begin(), values.end(), s.value) - values.begin();
+                QCOMPARE(s.lowerValue.has_value(), at > 0);
+                QCOMPARE(s.upperValue.has_value(), at + 1 < std::ptrdiff_t(values.size()));
+                sawEnd = sawEnd || !s.lowerValue || !s.upperValue;
+                for (const auto& [value, cpi] :
+                     {std::pair{s.lowerValue, s.lowerCpi}, std::pair{s.upperValue, s.upperCpi}}) {
+                    if (!value)
+                        continue;
+                    CoreConfig stepped = config;
+                    stepped.set(s.parameter, *value);
+                    QVERIFY(close(cpi, cpiOf(stepped)));
+                }
+                if (k > 0)
+                    QVERIFY(ranking[k - 1].magnitude() >= s.magnitude());
+            }
+            QVERIFY(sawEnd); // the tiny grid's defaults sit at some grid ends
+            QVERIFY(ranking.front().magnitude() > 0);
+        }
+        QVERIFY(errorOf([&] { SensitivityRanking::rank(*model, config, "nobody"); })
+                    .contains("no program 'nobody'"));
     }
 
     void warnsOutsideTheTrainingData() {

@@ -1,0 +1,42 @@
+#include "explore/ParameterSweep.h"
+
+#include "explore/ExplorerModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace concorde {
+
+double ParameterSweep::geometricMean(std::span<const double> cpis) {
+    if (cpis.empty())
+        return 0.0;
+    double logSum = 0.0;
+    for (const double cpi : cpis)
+        logSum += std::log(cpi);
+    return std::exp(logSum / double(cpis.size()));
+}
+
+double ParameterSweep::programOrMean(std::span<const double> cpis,
+                                     std::optional<std::size_t> program) {
+    return program ? cpis[*program] : geometricMean(cpis);
+}
+
+ParameterSweep ParameterSweep::compute(const ExplorerModel& model, const CoreConfig& config,
+                                       ParamId parameter) {
+    ParameterSweep sweep;
+    sweep.parameter = parameter;
+    sweep.values = model.grid().values(parameter);
+    sweep.programs = model.programs();
+    const CoreConfig base = model.snap(config);
+    const auto at = std::find(sweep.values.begin(), sweep.values.end(), base.value(parameter));
+    sweep.current = static_cast<std::size_t>(at - sweep.values.begin()); // snapped: on the grid
+    std::vector<CoreConfig> configs(sweep.values.size(), base);
+    for (std::size_t v = 0; v < sweep.values.size(); ++v)
+        configs[v].set(parameter, sweep.values[v]);
+    sweep.cpi = model.programCpis(configs);
+    for (const auto& row : sweep.cpi)
+        sweep.geometricMeanCpi.push_back(geometricMean(row));
+    return sweep;
+}
+
+} // namespace concorde

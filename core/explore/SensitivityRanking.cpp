@@ -1,0 +1,80 @@
+#include "explore/SensitivityRanking.h"
+
+#include "common/ConcordeError.h"
+#include "explore/ExplorerModel.h"
+#include "explore/ParameterSweep.h"
+#include "params/ParameterSpace.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace concorde {
+
+double ParameterSensitivity::magnitude() const {
+    return std::max(std::abs(lowerChange()), std::abs(upperChange()));
+}
+
+std::vector<ParameterSensitivity> SensitivityRanking::rank(const ExplorerModel& model,
+                                                           const CoreConfig& config,
+                                                           const std::string& program) {
+    std::optional<std::size_t> programIndex;
+    if (!program.empty()) {
+        const auto& programs = model.programs();
+        const auto it = std::find(programs.begin(), programs.end(), program);
+        if (it == programs.end())
+            throw usageError("no program '" + program + "' in the database");
+        programIndex = static_cast<std::size_t>(it - programs.begin());
+    }
+    const CoreConfig base = model.snap(config);
+    // The configuration first, then every step, all in one batch.
+    std::vector<CoreConfig> configs{base};
+    std::vector<ParameterSensitivity> ranking;
+    struct Slots {
+        std::optional<std::size_t> lower, upper;
+    };
+    std::vector<Slots> slots;
+    for (const ParameterSpec& spec : ParameterSpace::all()) {
+        const std::vector<double>& values = model.grid().values(spec.id);
+        if (values.size() < 2)
+            continue;
+        ParameterSensitivity s;
+        s.parameter = spec.id;
+        s.value = base.value(spec.id);
+        const auto at = static_cast<std::size_t>(
+            std::find(values.begin(), values.end(), s.value) - values.begin());
+        Slots slot;
+        const auto step = [&](std::size_t index) {
+            CoreConfig stepped = base;
+            stepped.set(spec.id, values[index]);
+            configs.push_back(stepped);
+            return configs.size() - 1;
+        };
+        if (at > 0) {
+            s.lowerValue = values[at - 1];
+            slot.lower = step(at - 1);
+        }
+        if (at + 1 < values.size()) {
+            s.upperValue = values[at + 1];
+            slot.upper = step(at + 1);
+        }
+        ranking.push_back(s);
+        slots.push_back(slot);
+    }
+    const std::vector<std::vector<double>> cpi = model.programCpis(configs);
+    const double baseCpi = ParameterSweep::programOrMean(cpi[0], programIndex);
+    for (std::size_t k = 0; k < ranking.size(); ++k) {
+        ParameterSensitivity& s = ranking[k];
+        s.cpi = baseCpi;
+        if (slots[k].lower)
+            s.lowerCpi = ParameterSweep::programOrMean(cpi[*slots[k].lower], programIndex);
+        if (slots[k].upper)
+            s.upperCpi = ParameterSweep::programOrMean(cpi[*slots[k].upper], programIndex);
+    }
+    std::stable_sort(ranking.begin(), ranking.end(),
+                     [](const ParameterSensitivity& a, const ParameterSensitivity& b) {
+                         return a.magnitude() > b.magnitude();
+                     });
+    return ranking;
+}
+
+} // namespace concorde
