@@ -3,6 +3,7 @@
 #include "CdfPage.h"
 #include "OverviewPage.h"
 #include "PhasesPage.h"
+#include "SensitivityPage.h"
 #include "ShapleyPage.h"
 #include "TimeseriesPage.h"
 
@@ -30,6 +31,11 @@ ViewCatalog ViewCatalog::standard() {
                      if (!c.bounds) // headless: the report is the chart, computed now
                          page->computeNow();
                      return page;
+                 }});
+    catalog.add({QStringLiteral("sensitivity"), QObject::tr("Sensitivity"),
+                 QStringLiteral("CPI change of every parameter one grid step down and up"),
+                 [](const ViewContext& c) -> ViewPage* {
+                     return new SensitivityPage(c.session, c.bounds);
                  }});
     catalog.add(
         {QStringLiteral("phases"), QObject::tr("Phases"),

@@ -10,6 +10,7 @@
 #include "common/AllocatorPolicy.h"
 #include "params/PresetLibrary.h"
 
+#include <algorithm>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -70,8 +71,11 @@ struct Options {
 void configureParser(QCommandLineParser& parser, const Options& options) {
     const concorde::ui::ViewCatalog catalog = concorde::ui::ViewCatalog::standard();
     QString views;
+    qsizetype width = 0; // the longest name sets the column
     for (const auto& view : catalog.views())
-        views += QStringLiteral("  %1  %2\n").arg(view.id, -10).arg(view.description);
+        width = std::max(width, view.id.size());
+    for (const auto& view : catalog.views())
+        views += QStringLiteral("  %1  %2\n").arg(view.id, -int(width)).arg(view.description);
     parser.setApplicationDescription(
         QStringLiteral(
             "Interactive CPU microarchitecture exploration with analytical-ML CPI models.\n\n"

@@ -13,6 +13,8 @@
 #include "MainWindow.h"
 #include "PhasesPage.h"
 #include "PhasesView.h"
+#include "SensitivityPage.h"
+#include "SensitivityView.h"
 #include "Session.h"
 #include "ShapleyPage.h"
 #include "ShapleyPanel.h"
@@ -29,6 +31,7 @@
 #include "pipeline/DatabasePhases.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QLabel>
@@ -54,6 +57,8 @@ using concorde::ui::ExplorerBounds;
 using concorde::ui::HeadlessExport;
 using concorde::ui::MainWindow;
 using concorde::ui::PhasesPage;
+using concorde::ui::SensitivityPage;
+using concorde::ui::SensitivityView;
 using concorde::ui::Session;
 using concorde::ui::ShapleyPage;
 using concorde::ui::ShapleyView;
@@ -237,6 +242,61 @@ private slots:
         QVERIFY(!bounds.series() || bounds.seriesSelection().bounds == bounds.bounds());
         QTRY_VERIFY(bounds.isSeriesCurrent() && bounds.series() != nullptr);
         QCOMPARE(bounds.seriesSelection().bounds, bounds.bounds());
+    }
+
+    // The Sensitivity tab as a user meets it: a tornado of every parameter with more than one
+    // grid value, largest change first, equal to SensitivityRanking at the sliders; it follows a
+    // slider, switches to the geometric mean with its check box, and a click on a row names that
+    // parameter.
+    void sensitivityTabFollowsTheSlidersAndThePrograms() {
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        window.resize(1400, 900);
+        QVERIFY(showAndOpen(*session, window));
+        auto* sensitivity = page<SensitivityPage>(window);
+        QVERIFY(sensitivity);
+        window.findChild<QTabWidget*>(QStringLiteral("view_tabs"))->setCurrentWidget(sensitivity);
+        SensitivityView* view = sensitivity->view();
+        QTRY_VERIFY(view->hasData());
+        const auto expected = SensitivityRanking::rank(*session->explorer(), session->config(),
+                                                       session->program().toStdString());
+        QCOMPARE(view->ranking().size(), expected.size());
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+            QCOMPARE(view->ranking()[k].parameter, expected[k].parameter);
+            QCOMPARE(view->ranking()[k].upperCpi, expected[k].upperCpi);
+        }
+        QCOMPARE(view->dataTable().rows.size(), qsizetype(expected.size()));
+        QVERIFY(view->title().contains(session->program()));
+
+        // A slider moves: the ranking is taken at the new value.
+        const auto robRow = [&] {
+            for (const ParameterSensitivity& s : view->ranking())
+                if (s.parameter == ParamId::Rob)
+                    return s;
+            return ParameterSensitivity{};
+        };
+        const std::vector<double>& robs = session->explorer()->grid().values(ParamId::Rob);
+        const double other = robRow().value == robs.front() ? robs.back() : robs.front();
+        session->setParameter(ParamId::Rob, other);
+        QTRY_COMPARE(robRow().value, other);
+
+        // All programs: the geometric mean, said in the title.
+        sensitivity->allProgramsBox()->setChecked(true);
+        QTRY_VERIFY(view->title().contains(QStringLiteral("geometric mean")));
+        const auto mean = SensitivityRanking::rank(*session->explorer(), session->config());
+        QCOMPARE(view->ranking().front().parameter, mean.front().parameter);
+
+        // A click on the top row names its parameter.
+        QSignalSpy activated(view, &SensitivityView::parameterActivated);
+        QCustomPlot* plot = view->plot();
+        QTRY_VERIFY(plot->isVisible());
+        plot->replot();
+        QCPAxis* rows = plot->axisRect()->axis(QCPAxis::atLeft);
+        const int n = int(view->ranking().size());
+        const QPoint top(plot->axisRect()->center().x(), int(rows->coordToPixel(n)));
+        QTest::mouseClick(plot, Qt::LeftButton, {}, top);
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().at(0).toInt(), int(view->ranking().front().parameter));
     }
 
     void clickingARegionDrillsInAndBackReturns() {
@@ -439,7 +499,7 @@ private slots:
     void headlessExportRendersEveryView() {
         const ViewCatalog catalog = ViewCatalog::standard();
         QCOMPARE(catalog.names(),
-                 (QStringList{"overview", "cdf", "timeseries", "shapley", "phases"}));
+                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "phases"}));
         const struct {
             const char* extension;
             QByteArray magic;
@@ -500,8 +560,8 @@ private slots:
         QString error;
         QStringList written;
         QVERIFY2(window.exportAllForReview(folder, &error, &written), qPrintable(error));
-        QCOMPARE(written.size(), 5 * 4);
-        for (const char* name : {"overview", "cdf", "timeseries", "shapley", "phases"})
+        QCOMPARE(written.size(), 6 * 4);
+        for (const char* name : {"overview", "cdf", "timeseries", "shapley", "sensitivity", "phases"})
             for (const char* type : {"png", "svg", "pdf", "csv"})
                 QVERIFY2(written.contains(QDir(folder).filePath(QStringLiteral("%1.%2").arg(
                              QLatin1String(name), QLatin1String(type)))),

@@ -1,0 +1,208 @@
+#include "SensitivityView.h"
+
+#include "params/ParameterSpace.h"
+
+#include <QFontMetrics>
+#include <QMouseEvent>
+#include <algorithm>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace concorde::ui {
+namespace {
+
+constexpr double kBarWidth = 0.36;
+
+/// "−4.2 %" / "+3.0 %" / "±0.0 %" of a relative change.
+QString changeText(double change) {
+    const double percent = change * 100.0;
+    if (std::abs(percent) < 0.05)
+        return QStringLiteral("±0.0 %");
+    return (percent < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
+           QString::number(std::abs(percent), 'f', 1) + QStringLiteral(" %");
+}
+
+QString valueText(ParamId id, double value) {
+    return QString::fromStdString(ParameterSpace::spec(id).formatValue(value));
+}
+
+QString labelOf(const ParameterSensitivity& s) {
+    const ParameterSpec& spec = ParameterSpace::spec(s.parameter);
+    return QString::fromStdString(spec.label) + QStringLiteral(" = ") +
+           QString::fromStdString(spec.formatWithUnit(s.value));
+}
+
+double keyOf(int i, int n) {
+    return static_cast<double>(n - i);
+}
+
+} // namespace
+
+SensitivityView::SensitivityView(QWidget* parent)
+    : ChartView(QStringLiteral("sensitivity"), parent) {
+    setTitle(tr("Sensitivity: CPI change one grid step down and up"));
+    setEmptyMessage(tr("No prediction yet: open a feature database"));
+    connect(plot(), &QCustomPlot::mousePress, this, &SensitivityView::onMousePress);
+}
+
+void SensitivityView::setRanking(std::vector<ParameterSensitivity> ranking,
+                                 const QString& subject) {
+    ranking_ = std::move(ranking);
+    subject_ = subject;
+    setTitle(subject.isEmpty()
+                 ? tr("Sensitivity: CPI change one grid step down and up")
+                 : tr("Sensitivity of %1: CPI change one grid step down and up").arg(subject));
+    rebuild();
+}
+
+void SensitivityView::rebuild() {
+    QCPAxisRect* rect = resetPlot();
+    plot()->setInteractions({});
+    QCPAxis* rows = rect->axis(QCPAxis::atLeft);
+    QCPAxis* change = rect->axis(QCPAxis::atBottom);
+    lower_ = new QCPBars(rows, change);
+    lower_->setName(tr("one grid step down"));
+    upper_ = new QCPBars(rows, change);
+    upper_->setName(tr("one grid step up"));
+    auto* group = new QCPBarsGroup(plot());
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    upper_->setBarsGroup(group);
+    lower_->setBarsGroup(group); // drawn above the step up within a row
+    const double outline = std::max(1.0, theme().lineWidth / 1.5);
+    for (auto [bars, colour] :
+         {std::pair{lower_, theme().baseline}, std::pair{upper_, theme().target}}) {
+        bars->setWidth(kBarWidth);
+        bars->setBrush(colour);
+        bars->setPen(QPen(colour.darker(140), outline));
+    }
+    const int n = static_cast<int>(ranking_.size());
+    if (n == 0) {
+        rows->setRange(0, 1);
+        change->setRange(-1, 1);
+        showEmptyMessage();
+        plot()->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    QVector<double> lowerKeys, lowerValues, upperKeys, upperValues, keys;
+    QStringList names;
+    double largest = 0;
+    for (int i = 0; i < n; ++i) {
+        const ParameterSensitivity& s = ranking_[static_cast<std::size_t>(i)];
+        keys << keyOf(i, n);
+        names << labelOf(s);
+        if (s.lowerValue) {
+            lowerKeys << keyOf(i, n);
+            lowerValues << s.lowerChange() * 100.0;
+        }
+        if (s.upperValue) {
+            upperKeys << keyOf(i, n);
+            upperValues << s.upperChange() * 100.0;
+        }
+        largest = std::max(largest, s.magnitude() * 100.0);
+    }
+    lower_->setData(lowerKeys, lowerValues, true);
+    upper_->setData(upperKeys, upperValues, true);
+    rows->setTicker(sequenceTicker(rows, names, keys));
+    // Room for the longest parameter label: the automatic margin follows the labels shown at
+    // the first layout, before the ticker has kept all of them.
+    const QFontMetrics metrics(rows->tickLabelFont());
+    int widest = 0;
+    for (const QString& name : names)
+        widest = std::max(widest, metrics.horizontalAdvance(name));
+    rect->setMinimumMargins(QMargins(widest + rows->tickLabelPadding() + 16, 0, 0, 0));
+    rows->grid()->setVisible(false);
+    rows->setSubTicks(false);
+    rows->setRange(0.4, n + 0.6);
+    // Symmetric around zero, with room for the labels beside the longest bars.
+    const double half = std::max(largest, 0.5) * 1.6;
+    change->setRange(-half, half);
+    change->setLabel(tr("predicted CPI change, %  (left: faster, right: slower)"));
+
+    auto* zero = new QCPItemStraightLine(plot());
+    zero->point1->setCoords(0, 0);
+    zero->point2->setCoords(0, 1);
+    zero->setPen(QPen(theme().foreground, outline));
+    for (int i = 0; i < n; ++i) {
+        const ParameterSensitivity& s = ranking_[static_cast<std::size_t>(i)];
+        for (const bool up : {false, true}) {
+            const std::optional<double>& value = up ? s.upperValue : s.lowerValue;
+            if (!value)
+                continue;
+            const double percent = (up ? s.upperChange() : s.lowerChange()) * 100.0;
+            auto* label = new QCPItemText(plot());
+            const bool right = percent >= 0;
+            label->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) |
+                                        Qt::AlignVCenter);
+            label->setPadding(QMargins(right ? 5 : 0, 0, right ? 0 : 5, 0));
+            label->setClipToAxisRect(true);
+            // Each bar of the pair sits a quarter row off the row's centre.
+            const double offset = (up ? -1.0 : 1.0) * (kBarWidth / 2 + 0.01);
+            label->position->setCoords(percent, keyOf(i, n) + offset);
+            label->setText(valueText(s.parameter, *value) + QStringLiteral(": ") +
+                           changeText(up ? s.upperChange() : s.lowerChange()));
+            label->setFont(theme().font(0.8));
+            label->setColor(theme().foreground);
+        }
+    }
+    plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+int SensitivityView::rowAt(const QPointF& pos) const {
+    const int n = static_cast<int>(ranking_.size());
+    if (n == 0 || !plot()->axisRect()->rect().contains(pos.toPoint()))
+        return -1;
+    const double key = plot()->axisRect()->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
+    const int i = n - static_cast<int>(std::lround(key));
+    return i >= 0 && i < n ? i : -1;
+}
+
+QString SensitivityView::hoverTextAt(const QPointF& pos) {
+    const int i = rowAt(pos);
+    if (i < 0)
+        return {};
+    const ParameterSensitivity& s = ranking_[static_cast<std::size_t>(i)];
+    QString text = labelOf(s) + tr(": CPI %1").arg(QString::number(s.cpi, 'f', 3));
+    if (s.lowerValue)
+        text += tr("\n%1: CPI %2 (%3)")
+                    .arg(valueText(s.parameter, *s.lowerValue),
+                         QString::number(s.lowerCpi, 'f', 3), changeText(s.lowerChange()));
+    if (s.upperValue)
+        text += tr("\n%1: CPI %2 (%3)")
+                    .arg(valueText(s.parameter, *s.upperValue),
+                         QString::number(s.upperCpi, 'f', 3), changeText(s.upperChange()));
+    return text;
+}
+
+void SensitivityView::onMousePress(QMouseEvent* event) {
+    const int i = rowAt(event->position());
+    if (i >= 0 && event->button() == Qt::LeftButton)
+        emit parameterActivated(static_cast<int>(ranking_[static_cast<std::size_t>(i)].parameter));
+}
+
+ChartTable SensitivityView::dataTable() const {
+    ChartTable table;
+    table.header = {QStringLiteral("parameter"),        QStringLiteral("value"),
+                    QStringLiteral("lower_value"),      QStringLiteral("lower_cpi"),
+                    QStringLiteral("lower_change_percent"), QStringLiteral("upper_value"),
+                    QStringLiteral("upper_cpi"),        QStringLiteral("upper_change_percent"),
+                    QStringLiteral("cpi")};
+    for (const ParameterSensitivity& s : ranking_) {
+        const QString key = QString::fromStdString(ParameterSpace::spec(s.parameter).key);
+        QStringList row{key, valueText(s.parameter, s.value)};
+        for (const bool up : {false, true}) {
+            const std::optional<double>& value = up ? s.upperValue : s.lowerValue;
+            if (value)
+                row << valueText(s.parameter, *value)
+                    << ChartTable::number(up ? s.upperCpi : s.lowerCpi)
+                    << ChartTable::number((up ? s.upperChange() : s.lowerChange()) * 100.0);
+            else
+                row << QString() << QString() << QString();
+        }
+        row << ChartTable::number(s.cpi);
+        table.rows.push_back(row);
+    }
+    return table;
+}
+
+} // namespace concorde::ui
