@@ -2,6 +2,7 @@
 
 #include "Session.h"
 
+#include <QAction>
 #include <QEvent>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -197,6 +198,12 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
                 [this, id](int position) { onSliderMoved(id, position); });
         connect(slider, &QSlider::sliderPressed, this, &ParameterPanel::dragStarted);
         connect(slider, &QSlider::sliderReleased, this, &ParameterPanel::dragFinished);
+        // Right-click: the sweep of this parameter (issue 18).
+        slider->setContextMenuPolicy(Qt::ActionsContextMenu);
+        auto* sweep = new QAction(tr("Sweep this parameter"), slider);
+        sweep->setObjectName(QStringLiteral("sweep_") + key);
+        connect(sweep, &QAction::triggered, this, [this, id] { session_.sweep(id); });
+        slider->addAction(sweep);
     }
     return box;
 }

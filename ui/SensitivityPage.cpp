@@ -24,6 +24,9 @@ SensitivityPage::SensitivityPage(Session& session, ExplorerBounds* bounds, QWidg
     layout->addWidget(view_, 1);
     setView(view_, content);
     connect(allPrograms_, &QCheckBox::toggled, this, [this] { refresh(); });
+    // A click on a row opens that parameter's sweep.
+    connect(view_, &SensitivityView::parameterActivated, this,
+            [this](int parameter) { this->session().sweep(static_cast<ParamId>(parameter)); });
     followPredictions();
     refresh();
 }

@@ -165,6 +165,18 @@ void Session::setView(const QString& view) {
     emit viewChanged(view_);
 }
 
+void Session::setSweptParameter(ParamId parameter) {
+    if (parameter == sweptParameter_)
+        return;
+    sweptParameter_ = parameter;
+    emit sweptParameterChanged(static_cast<int>(parameter));
+}
+
+void Session::sweep(ParamId parameter) {
+    setSweptParameter(parameter);
+    setView(QStringLiteral("view_sweep"));
+}
+
 // --- Predictions ---
 
 void Session::requestPrediction() {

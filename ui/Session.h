@@ -116,6 +116,12 @@ public:
     /// The view shown (a tab's object name, e.g. "view_overview"), saved with the session.
     const QString& view() const { return view_; }
     void setView(const QString& view);
+    /// The parameter the sweep view sweeps (chosen there, from a slider's context menu or from
+    /// a row of the sensitivity ranking).
+    ParamId sweptParameter() const { return sweptParameter_; }
+    void setSweptParameter(ParamId parameter);
+    /// Shows the sweep view of `parameter`: setSweptParameter() and the sweep tab.
+    void sweep(ParamId parameter);
 
     // --- Predictions ---
 
@@ -154,6 +160,8 @@ signals:
     void programChanged(const QString& program);
     /// The view shown changed.
     void viewChanged(const QString& view);
+    /// The swept parameter changed (`parameter` is its ParamId as an int).
+    void sweptParameterChanged(int parameter);
     /// A new prediction for the current (or a very recent) state.
     void predictionReady(const concorde::ui::PredictionPtr& prediction);
     /// A prediction could not be computed (should not happen: configurations are snapped).
@@ -180,6 +188,7 @@ private:
     QString databasePath_;
     QString program_;
     QString view_;
+    ParamId sweptParameter_ = ParamId::Rob;
     ExplorerPtr explorer_;
     Theme* theme_ = nullptr;
 

@@ -4,6 +4,7 @@
 #include "OverviewPage.h"
 #include "PhasesPage.h"
 #include "SensitivityPage.h"
+#include "SweepPage.h"
 #include "ShapleyPage.h"
 #include "TimeseriesPage.h"
 
@@ -36,6 +37,11 @@ ViewCatalog ViewCatalog::standard() {
                  QStringLiteral("CPI change of every parameter one grid step down and up"),
                  [](const ViewContext& c) -> ViewPage* {
                      return new SensitivityPage(c.session, c.bounds);
+                 }});
+    catalog.add({QStringLiteral("sweep"), QObject::tr("Sweep"),
+                 QStringLiteral("every program's CPI across one parameter's grid"),
+                 [](const ViewContext& c) -> ViewPage* {
+                     return new SweepPage(c.session, c.bounds);
                  }});
     catalog.add(
         {QStringLiteral("phases"), QObject::tr("Phases"),

@@ -15,6 +15,8 @@
 #include "PhasesView.h"
 #include "SensitivityPage.h"
 #include "SensitivityView.h"
+#include "SweepPage.h"
+#include "SweepView.h"
 #include "Session.h"
 #include "ShapleyPage.h"
 #include "ShapleyPanel.h"
@@ -32,6 +34,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QLabel>
@@ -59,6 +62,8 @@ using concorde::ui::MainWindow;
 using concorde::ui::PhasesPage;
 using concorde::ui::SensitivityPage;
 using concorde::ui::SensitivityView;
+using concorde::ui::SweepPage;
+using concorde::ui::SweepView;
 using concorde::ui::Session;
 using concorde::ui::ShapleyPage;
 using concorde::ui::ShapleyView;
@@ -297,6 +302,57 @@ private slots:
         QTest::mouseClick(plot, Qt::LeftButton, {}, top);
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.first().at(0).toInt(), int(view->ranking().front().parameter));
+
+        // ... and opens that parameter's sweep.
+        auto* sweep = page<SweepPage>(window);
+        QCOMPARE(session->sweptParameter(), view->ranking().front().parameter);
+        QCOMPARE(session->view(), sweep->objectName());
+        QTRY_VERIFY(sweep->isVisible() && sweep->view()->hasData());
+        QCOMPARE(sweep->view()->sweep().parameter, view->ranking().front().parameter);
+    }
+
+    // The sweep tab as a user meets it: opened from a slider's context menu, every program over
+    // the parameter's grid with the selected one highlighted and the geometric mean, the
+    // current value marked; it follows the sliders, the program and its own parameter picker.
+    void sweepTabFromASlidersContextMenu() {
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        window.resize(1400, 900);
+        QVERIFY(showAndOpen(*session, window));
+        auto* action = window.findChild<QAction*>(QStringLiteral("sweep_rob"));
+        QVERIFY(action);
+        action->trigger();
+        auto* sweep = page<SweepPage>(window);
+        QCOMPARE(window.views().currentPage(), sweep);
+        SweepView* view = sweep->view();
+        QTRY_VERIFY(view->hasData());
+        const ParameterSweep expected =
+            ParameterSweep::compute(*session->explorer(), session->config(), ParamId::Rob);
+        QVERIFY(view->sweep().values == expected.values);
+        QVERIFY(view->sweep().cpi == expected.cpi);
+        QCOMPARE(view->sweep().current, expected.current);
+        QVERIFY(view->selectedGraph() && view->meanGraph());
+        QCOMPARE(view->selectedGraph()->name(), session->program());
+        QCOMPARE(view->selectedGraph()->dataCount(), int(expected.values.size()));
+        QCOMPARE(view->dataTable().rows.size(), qsizetype(expected.values.size()));
+        QCOMPARE(view->dataTable().header.size(), qsizetype(expected.programs.size() + 2));
+
+        // A slider moves: the marker follows.
+        const double other = expected.values[expected.current == 0 ? 1 : 0];
+        session->setParameter(ParamId::Rob, other);
+        QTRY_COMPARE(view->sweep().values[view->sweep().current], other);
+        // Another program: it is the highlighted curve.
+        const QString second = session->programs().last();
+        QVERIFY(session->setProgram(second));
+        QTRY_COMPARE(view->selectedGraph()->name(), second);
+        // The picker: another parameter.
+        QComboBox* picker = sweep->parameterBox();
+        const int l2 = picker->findData(int(ParamId::L2Kb));
+        QVERIFY(l2 >= 0);
+        picker->setCurrentIndex(l2);
+        emit picker->activated(l2);
+        QCOMPARE(session->sweptParameter(), ParamId::L2Kb);
+        QTRY_COMPARE(view->sweep().parameter, ParamId::L2Kb);
     }
 
     void clickingARegionDrillsInAndBackReturns() {
@@ -499,7 +555,7 @@ private slots:
     void headlessExportRendersEveryView() {
         const ViewCatalog catalog = ViewCatalog::standard();
         QCOMPARE(catalog.names(),
-                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "phases"}));
+                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"}));
         const struct {
             const char* extension;
             QByteArray magic;
@@ -560,8 +616,8 @@ private slots:
         QString error;
         QStringList written;
         QVERIFY2(window.exportAllForReview(folder, &error, &written), qPrintable(error));
-        QCOMPARE(written.size(), 6 * 4);
-        for (const char* name : {"overview", "cdf", "timeseries", "shapley", "sensitivity", "phases"})
+        QCOMPARE(written.size(), 7 * 4);
+        for (const char* name : {"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"})
             for (const char* type : {"png", "svg", "pdf", "csv"})
                 QVERIFY2(written.contains(QDir(folder).filePath(QStringLiteral("%1.%2").arg(
                              QLatin1String(name), QLatin1String(type)))),
