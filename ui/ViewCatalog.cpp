@@ -7,6 +7,7 @@
 #include "SweepPage.h"
 #include "ShapleyPage.h"
 #include "TimeseriesPage.h"
+#include "ValidationPage.h"
 
 #include <QObject>
 
@@ -47,6 +48,11 @@ ViewCatalog ViewCatalog::standard() {
         {QStringLiteral("phases"), QObject::tr("Phases"),
          QStringLiteral("the program's regions coloured by phase, predicted CPI"),
          [](const ViewContext& c) -> ViewPage* { return new PhasesPage(c.session, c.bounds); }});
+    catalog.add({QStringLiteral("validation"), QObject::tr("Validation"),
+                 QStringLiteral("predicted vs simulated CPI of every label"),
+                 [](const ViewContext& c) -> ViewPage* {
+                     return new ValidationPage(c.session, c.bounds);
+                 }});
     return catalog;
 }
 

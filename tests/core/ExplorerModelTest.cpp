@@ -2,6 +2,7 @@
 // selected program's regions, the model's measured accuracy and warnings about configurations
 // off the database grid or outside the training data. ModelAccuracy and ConfigChecker too.
 #include "explore/ExplorerModel.h"
+#include "explore/ModelValidation.h"
 #include "explore/ParameterSweep.h"
 #include "explore/SensitivityRanking.h"
 
@@ -264,6 +265,50 @@ private slots:
         }
         QVERIFY(errorOf([&] { SensitivityRanking::rank(*model, config, "nobody"); })
                     .contains("no program 'nobody'"));
+    }
+
+    // The validation chart's data: every label on the grid with the live predictor's CPI beside
+    // the simulated one, held-out programs marked, off-grid labels counted apart, and summaries
+    // computed from the points.
+    void validationPredictsEveryLabel() {
+        const auto path = file("validation.sqlite");
+        std::filesystem::copy_file(database(), path,
+                                   std::filesystem::copy_options::overwrite_existing);
+        CoreConfig on = onTinyGrid();
+        CoreConfig off = on;
+        off.set(ParamId::Rob, 80); // not on the tiny grid
+        const auto written = testing::addTinyLabels(path, on, off);
+        const auto model = ExplorerModel::open(path);
+        const ModelValidation validation = ModelValidation::compute(*model);
+        QCOMPARE(validation.points.size(), written.size());
+        QCOMPARE(validation.offGrid, written.size());
+        double sum = 0;
+        std::size_t heldOut = 0;
+        for (std::size_t k = 0; k < validation.points.size(); ++k) {
+            const ModelValidation::Point& p = validation.points[k];
+            QCOMPARE(p.program, written[k].first);
+            QCOMPARE(p.simulatedCpi, written[k].second);
+            QCOMPARE(p.source, std::string("preset:test"));
+            const auto& regions = model->regionCpis(p.program, on);
+            bool found = false;
+            for (const auto& r : regions)
+                if (r.index == p.regionIndex) {
+                    QVERIFY(close(p.predictedCpi, r.targetCpi));
+                    found = true;
+                }
+            QVERIFY(found);
+            QCOMPARE(p.heldOut, p.program == "beta"); // the tiny model held beta out
+            heldOut += p.heldOut;
+            sum += std::abs(p.predictedCpi / p.simulatedCpi - 1.0);
+        }
+        QVERIFY(heldOut > 0 && heldOut < validation.points.size());
+        const auto all = validation.summary();
+        QCOMPARE(all.count, validation.points.size());
+        QVERIFY(close(all.meanAbsError, sum / double(validation.points.size())));
+        QCOMPARE(validation.summary(ModelValidation::Subset::HeldOut).count, heldOut);
+        QCOMPARE(validation.summary(ModelValidation::Subset::Trained).count,
+                 validation.points.size() - heldOut);
+        QVERIFY(ModelValidation::compute(*ExplorerModel::open(database())).points.empty());
     }
 
     void warnsOutsideTheTrainingData() {

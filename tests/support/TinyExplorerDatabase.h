@@ -167,4 +167,37 @@ inline void buildTinyExplorerDatabase(const std::filesystem::path& path, bool wi
     db.close();
 }
 
+/// Adds reference-simulator-like labels to a tiny explorer database: for every region, one at
+/// `onGrid` (source "preset:test") and one at `offGrid` (source "random"), with made-up CPIs
+/// 0.6, 0.7, ... in region order. Returns (program, CPI) of the on-grid labels in that order.
+inline std::vector<std::pair<std::string, double>>
+addTinyLabels(const std::filesystem::path& path, const CoreConfig& onGrid,
+              const CoreConfig& offGrid) {
+    std::vector<std::pair<std::string, double>> written;
+    FeatureDatabase db = FeatureDatabase::openForWriting(path);
+    std::map<std::int64_t, std::string> names;
+    for (const auto& p : db.programs())
+        names[p.id] = p.name;
+    double cpi = 0.6;
+    for (const auto& region : db.regions()) {
+        std::vector<LabelRow> labels;
+        for (const CoreConfig* config : {&onGrid, &offGrid}) {
+            LabelRow label;
+            label.configJson = config->toJson().dump();
+            label.configKey = config->toAssignments();
+            label.source = config == &onGrid ? "preset:test" : "random";
+            label.instructions = 1000;
+            label.cpi = cpi;
+            label.cycles = static_cast<std::uint64_t>(cpi * 1000);
+            label.windowIpc = {0};
+            labels.push_back(label);
+        }
+        db.writeLabels(region.id, labels);
+        written.push_back({names.at(region.programId), cpi});
+        cpi += 0.1;
+    }
+    db.close();
+    return written;
+}
+
 } // namespace concorde::testing

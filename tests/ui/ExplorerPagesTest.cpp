@@ -17,6 +17,8 @@
 #include "SensitivityView.h"
 #include "SweepPage.h"
 #include "SweepView.h"
+#include "ValidationPage.h"
+#include "ValidationView.h"
 #include "Session.h"
 #include "ShapleyPage.h"
 #include "ShapleyPanel.h"
@@ -64,6 +66,8 @@ using concorde::ui::SensitivityPage;
 using concorde::ui::SensitivityView;
 using concorde::ui::SweepPage;
 using concorde::ui::SweepView;
+using concorde::ui::ValidationPage;
+using concorde::ui::ValidationView;
 using concorde::ui::Session;
 using concorde::ui::ShapleyPage;
 using concorde::ui::ShapleyView;
@@ -311,6 +315,45 @@ private slots:
         QCOMPARE(sweep->view()->sweep().parameter, view->ranking().front().parameter);
     }
 
+    // The Validation tab: a database without labels says how to add some; with labels, every
+    // on-grid label is a point (held-out programs apart) and the title gives the errors.
+    void validationTabShowsEveryLabel() {
+        {
+            std::unique_ptr<Session> session(testing::newTinySession());
+            MainWindow window(*session, presets_);
+            QVERIFY(showAndOpen(*session, window));
+            auto* validation = page<ValidationPage>(window);
+            window.views().showView(QStringLiteral("validation"));
+            QTRY_VERIFY(validation->isVisible());
+            QVERIFY(!validation->view()->hasData());
+        }
+        const QString labelled = dir_.filePath(QStringLiteral("labelled.sqlite"));
+        QFile::remove(labelled);
+        QVERIFY(QFile::copy(database_, labelled));
+        const ConfigChecker checker(ParameterGrid(testing::tinyExplorerGrid()), {});
+        const CoreConfig on = checker.snap(CoreConfig{});
+        CoreConfig off = on;
+        off.set(ParamId::Rob, 80);
+        const auto written = testing::addTinyLabels(labelled.toStdString(), on, off);
+
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        QVERIFY(QTest::qWaitForWindowExposed(&window) || true);
+        window.show();
+        window.openDatabase(labelled);
+        QTRY_VERIFY_WITH_TIMEOUT(session->hasDatabase(), 30000);
+        window.views().showView(QStringLiteral("validation"));
+        ValidationView* view = page<ValidationPage>(window)->view();
+        QTRY_VERIFY(view->hasData());
+        QCOMPARE(view->validation().points.size(), written.size());
+        QCOMPARE(view->validation().offGrid, written.size());
+        QCOMPARE(view->trainedGraph()->dataCount() + view->heldOutGraph()->dataCount(),
+                 int(written.size()));
+        QVERIFY(view->heldOutGraph()->dataCount() > 0); // beta is held out
+        QVERIFY(view->title().contains(QStringLiteral("held-out programs")));
+        QCOMPARE(view->dataTable().rows.size(), qsizetype(written.size()));
+    }
+
     // The sweep tab as a user meets it: opened from a slider's context menu, every program over
     // the parameter's grid with the selected one highlighted and the geometric mean, the
     // current value marked; it follows the sliders, the program and its own parameter picker.
@@ -555,7 +598,7 @@ private slots:
     void headlessExportRendersEveryView() {
         const ViewCatalog catalog = ViewCatalog::standard();
         QCOMPARE(catalog.names(),
-                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"}));
+                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
         const struct {
             const char* extension;
             QByteArray magic;
@@ -616,6 +659,8 @@ private slots:
         QString error;
         QStringList written;
         QVERIFY2(window.exportAllForReview(folder, &error, &written), qPrintable(error));
+        // Every view but Validation: the tiny database has no labels, and a chart without data
+        // is not written.
         QCOMPARE(written.size(), 7 * 4);
         for (const char* name : {"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"})
             for (const char* type : {"png", "svg", "pdf", "csv"})

@@ -140,7 +140,7 @@ private slots:
         for (int i = 0; i < tabs->count(); ++i)
             names << tabs->tabText(i);
         QCOMPARE(names, (QStringList{"Overview", "Throughput CDFs", "Bound timeseries",
-                                     "Shapley attribution", "Sensitivity", "Sweep", "Phases"}));
+                                     "Shapley attribution", "Sensitivity", "Sweep", "Phases", "Validation"}));
         for (int i = 0; i < tabs->count(); ++i)
             QVERIFY(qobject_cast<ViewPage*>(tabs->widget(i)));
 
