@@ -376,6 +376,14 @@ QSharedPointer<QCPAxisTicker> ChartView::logTicker(QCPAxis* axis, double lower, 
     return ticker;
 }
 
+int ChartView::keyedRowAt(const QPointF& pos, int rows) const {
+    if (rows == 0 || !plot_->axisRect()->rect().contains(pos.toPoint()))
+        return -1;
+    const double key = plot_->axisRect()->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
+    const int i = rows - static_cast<int>(std::lround(key));
+    return i >= 0 && i < rows ? i : -1;
+}
+
 QSharedPointer<QCPAxisTicker> ChartView::sequenceTicker(QCPAxis* axis, const QStringList& labels,
                                                         const QVector<double>& positions) {
     auto ticker = QSharedPointer<FittedTextTicker>(new FittedTextTicker(axis));

@@ -102,6 +102,10 @@ protected:
     /// every 2nd, 4th, 8th... where they would overlap, always keeping the first.
     static QSharedPointer<QCPAxisTicker> sequenceTicker(QCPAxis* axis, const QStringList& labels,
                                                         const QVector<double>& positions = {});
+    /// For a chart of `rows` horizontal rows keyed rows, rows − 1, ..., 1 from the top on the
+    /// left axis (the overview, the sensitivity ranking): the index of the row under plot pixel
+    /// `pos` (0: the top row), or -1 outside the rows.
+    int keyedRowAt(const QPointF& pos, int rows) const;
     /// Called after each layout, when pixel positions are final (e.g. to keep a label inside the
     /// plot). The default does nothing.
     virtual void afterLayout() {}

@@ -139,12 +139,7 @@ void OverviewView::rebuild() {
 }
 
 int OverviewView::rowAt(const QPointF& pos) const {
-    const int n = static_cast<int>(rows_.size());
-    if (n == 0 || !plot()->axisRect()->rect().contains(pos.toPoint()))
-        return -1;
-    const double key = plot()->axisRect()->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
-    const int i = n - static_cast<int>(std::lround(key));
-    return i >= 0 && i < n ? i : -1;
+    return keyedRowAt(pos, static_cast<int>(rows_.size()));
 }
 
 QString OverviewView::hoverTextAt(const QPointF& pos) {
