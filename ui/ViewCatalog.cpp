@@ -1,6 +1,7 @@
 #include "ViewCatalog.h"
 
 #include "CdfPage.h"
+#include "ComparisonPage.h"
 #include "OverviewPage.h"
 #include "PhasesPage.h"
 #include "SensitivityPage.h"
@@ -17,6 +18,11 @@ ViewCatalog ViewCatalog::standard() {
     catalog.add({QStringLiteral("overview"), QObject::tr("Overview"),
                  QStringLiteral("every program's CPI, target vs baseline"),
                  [](const ViewContext& c) -> ViewPage* { return new OverviewPage(c.session); }});
+    catalog.add({QStringLiteral("comparison"), QObject::tr("A/B"),
+                 QStringLiteral("speed-up of the target over the baseline per program"),
+                 [](const ViewContext& c) -> ViewPage* {
+                     return new ComparisonPage(c.session, c.presets, c.bounds);
+                 }});
     catalog.add(
         {QStringLiteral("cdf"), QObject::tr("Throughput CDFs"),
          QStringLiteral("throughput CDF per resource of the program"),

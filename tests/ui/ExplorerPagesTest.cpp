@@ -7,6 +7,8 @@
 #include "../support/TinyExplorerDatabase.h"
 #include "CdfPage.h"
 #include "CdfView.h"
+#include "ComparisonPage.h"
+#include "ComparisonView.h"
 #include "ChartTable.h"
 #include "ExplorerBounds.h"
 #include "HeadlessExport.h"
@@ -30,6 +32,7 @@
 #include "ViewTabs.h"
 #include "explore/ConfigChecker.h"
 #include "explore/ExplorerModel.h"
+#include "explore/ParameterSweep.h"
 #include "params/PresetLibrary.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "pipeline/DatabasePhases.h"
@@ -58,6 +61,8 @@ using namespace concorde;
 using concorde::ui::CdfPage;
 using concorde::ui::ChartPage;
 using concorde::ui::ChartTable;
+using concorde::ui::ComparisonPage;
+using concorde::ui::ComparisonView;
 using concorde::ui::ExplorerBounds;
 using concorde::ui::HeadlessExport;
 using concorde::ui::MainWindow;
@@ -313,6 +318,41 @@ private slots:
         QCOMPARE(session->view(), sweep->objectName());
         QTRY_VERIFY(sweep->isVisible() && sweep->view()->hasData());
         QCOMPARE(sweep->view()->sweep().parameter, view->ranking().front().parameter);
+    }
+
+    // The A/B tab: the baseline (A) against the target (B) for every program and their
+    // geometric mean on top, named by the presets they equal; a slider makes B "the sliders";
+    // the Shapley button opens the attribution of exactly this change.
+    void comparisonTabNamesBothSidesAndLinksShapley() {
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        QVERIFY(showAndOpen(*session, window));
+        const Preset* big = presets_.find("big");
+        const Preset* little = presets_.find("little");
+        QVERIFY(big && little);
+        session->applyPresetAsBaseline(*big);
+        session->applyPreset(*little);
+        auto* comparison = page<ComparisonPage>(window);
+        window.views().showView(QStringLiteral("comparison"));
+        ComparisonView* view = comparison->view();
+        QTRY_VERIFY(view->hasData() && session->prediction() &&
+                    session->prediction()->target == little->config &&
+                    session->prediction()->baseline == big->config);
+        QTRY_VERIFY(view->title().contains(QStringLiteral("B = little against A = big")));
+        const ExplorerPrediction& p = *session->prediction();
+        QCOMPARE(view->rows().size(), qsizetype(p.programs.size() + 1));
+        QVERIFY(view->rows().front().program.isEmpty());
+        const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
+        QVERIFY(near(view->rows().front().cpiA, ParameterSweep::geometricMean(p.baselineCpi)));
+        QVERIFY(near(view->rows().front().cpiB, ParameterSweep::geometricMean(p.targetCpi)));
+        for (int i = 2; i < view->rows().size(); ++i)
+            QVERIFY(view->rows()[i - 1].speedup() >= view->rows()[i].speedup());
+        QCOMPARE(view->dataTable().rows.size(), view->rows().size());
+
+        session->setParameter(ParamId::Rob, session->config().value(ParamId::Rob) == 64 ? 128 : 64);
+        QTRY_VERIFY(view->title().contains(QStringLiteral("B = the sliders")));
+        QTest::mouseClick(comparison->shapleyButton(), Qt::LeftButton);
+        QCOMPARE(session->view(), QStringLiteral("view_shapley"));
     }
 
     // The Validation tab: a database without labels says how to add some; with labels, every
@@ -598,7 +638,7 @@ private slots:
     void headlessExportRendersEveryView() {
         const ViewCatalog catalog = ViewCatalog::standard();
         QCOMPARE(catalog.names(),
-                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
+                 (QStringList{"overview", "comparison", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
         const struct {
             const char* extension;
             QByteArray magic;
@@ -661,8 +701,8 @@ private slots:
         QVERIFY2(window.exportAllForReview(folder, &error, &written), qPrintable(error));
         // Every view but Validation: the tiny database has no labels, and a chart without data
         // is not written.
-        QCOMPARE(written.size(), 7 * 4);
-        for (const char* name : {"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"})
+        QCOMPARE(written.size(), 8 * 4);
+        for (const char* name : {"overview", "comparison", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"})
             for (const char* type : {"png", "svg", "pdf", "csv"})
                 QVERIFY2(written.contains(QDir(folder).filePath(QStringLiteral("%1.%2").arg(
                              QLatin1String(name), QLatin1String(type)))),

@@ -176,7 +176,7 @@ private slots:
         QCOMPARE(ui::ChartExporter::formatOf(QStringLiteral("x.svg")), F::Svg);
         QVERIFY(!ui::ChartExporter::formatOf(QStringLiteral("x.jpeg")).has_value());
         QCOMPARE(catalog_.names(),
-                 (QStringList{"overview", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
+                 (QStringList{"overview", "comparison", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
     }
 
     // The real binary, without a display: what scripts and CI run.

@@ -139,7 +139,7 @@ private slots:
         QStringList names;
         for (int i = 0; i < tabs->count(); ++i)
             names << tabs->tabText(i);
-        QCOMPARE(names, (QStringList{"Overview", "Throughput CDFs", "Bound timeseries",
+        QCOMPARE(names, (QStringList{"Overview", "A/B", "Throughput CDFs", "Bound timeseries",
                                      "Shapley attribution", "Sensitivity", "Sweep", "Phases", "Validation"}));
         for (int i = 0; i < tabs->count(); ++i)
             QVERIFY(qobject_cast<ViewPage*>(tabs->widget(i)));

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "ChartView.h"
+#include "Session.h"
+
+#include <QString>
+#include <QVector>
+
+class QCPBars;
+
+namespace concorde::ui {
+
+/// The A/B comparison chart (issue 18, item 3): the speed-up of configuration B (the target)
+/// over A (the baseline) for every program, as bars from zero sorted by speed-up, with the
+/// geometric mean over all programs as its own highlighted row on top; each row is labelled
+/// with both CPIs. The configurations are named in the title (a preset's name, or "the
+/// sliders"). A ChartView like the others (title, legend, theme, hover text, CSV).
+class ComparisonView : public ChartView {
+    Q_OBJECT
+
+public:
+    struct Row {
+        QString program; ///< empty for the geometric-mean row
+        double cpiA = 0; ///< baseline
+        double cpiB = 0; ///< target
+        /// B's speed-up over A: cpiA / cpiB (1.25: B runs the program 25 % faster).
+        double speedup() const { return cpiA / cpiB; }
+    };
+
+    explicit ComparisonView(QWidget* parent = nullptr);
+
+    /// Shows `prediction`'s target (B) against its baseline (A), named `nameA` and `nameB`.
+    void setComparison(const PredictionPtr& prediction, const QString& nameA, const QString& nameB);
+    /// The rows as plotted, top to bottom: the geometric mean first, then the programs by
+    /// speed-up, largest first.
+    const QVector<Row>& rows() const { return rows_; }
+
+    /// "program,cpi_a,cpi_b,speedup", the mean's program cell being "geometric mean".
+    ChartTable dataTable() const override;
+    bool hasData() const override { return !rows_.isEmpty(); }
+    QString hoverTextAt(const QPointF& pos) override;
+
+protected:
+    void rebuild() override;
+
+private:
+    QVector<Row> rows_;
+    QString nameA_;
+    QString nameB_;
+};
+
+} // namespace concorde::ui
