@@ -2,6 +2,7 @@
 
 #include "Session.h"
 #include "Theme.h"
+#include "common/JsonFields.h"
 #include "params/CoreConfig.h"
 
 #include <QDir>
@@ -94,44 +95,44 @@ bool SessionFile::apply(Session& session, const nlohmann::json& document, const 
             *message = why;
         return false;
     };
-    if (!document.is_object() || document.value("format", std::string()) != kFormat)
-        return fail(QObject::tr("%1 is not a Concorde Explorer session file (no \"format\": "
-                                "\"%2\")")
-                        .arg(context, QLatin1String(kFormat)));
-    if (!document.contains("version") || !document["version"].is_number_integer() ||
-        document["version"].get<int>() > kVersion)
-        return fail(QObject::tr("%1 has session format version %2; this version reads up to %3")
-                        .arg(context, qs(document.value("version", nlohmann::json()).dump()))
-                        .arg(kVersion));
-
-    // Read and check everything first: a bad file changes nothing.
+    // Read and check everything first: a bad file changes nothing, and a field of the wrong
+    // type is a message naming it, never an exception out of the event loop.
     CoreConfig config = session.config();
     CoreConfig baseline = session.baseline();
     std::optional<Theme::Scheme> scheme;
     std::optional<bool> projector;
     QString program, view, written;
     try {
-        if (document.contains("config"))
-            config = CoreConfig::fromJson(document["config"], false, str(context) + ": config");
-        if (document.contains("baseline"))
+        const JsonFields fields(document, str(context));
+        if (!fields.has("format") || !fields.value("format").is_string() ||
+            fields.string("format") != kFormat)
+            return fail(QObject::tr("%1 is not a Concorde Explorer session file (no \"format\": "
+                                    "\"%2\")")
+                            .arg(context, QLatin1String(kFormat)));
+        if (fields.integer("version") > kVersion)
+            return fail(QObject::tr("%1 has session format version %2; this version reads up to %3")
+                            .arg(context)
+                            .arg(fields.integer("version"))
+                            .arg(kVersion));
+        if (fields.has("config"))
+            config = CoreConfig::fromJson(fields.value("config"), false, fields.where("config"));
+        if (fields.has("baseline"))
             baseline =
-                CoreConfig::fromJson(document["baseline"], false, str(context) + ": baseline");
-        if (document.contains("theme")) {
-            const nlohmann::json& theme = document["theme"];
-            if (!theme.is_object())
-                return fail(QObject::tr("%1: \"theme\" must be an object").arg(context));
-            if (theme.contains("scheme")) {
-                scheme = Theme::schemeFromName(qs(theme["scheme"].get<std::string>()));
+                CoreConfig::fromJson(fields.value("baseline"), false, fields.where("baseline"));
+        if (const auto theme = fields.optionalObject("theme")) {
+            if (theme->has("scheme")) {
+                const QString name = qs(theme->string("scheme"));
+                scheme = Theme::schemeFromName(name);
                 if (!scheme)
-                    return fail(QObject::tr("%1: unknown theme \"%2\" (light or dark)")
-                                    .arg(context, qs(theme["scheme"].get<std::string>())));
+                    return fail(
+                        QObject::tr("%1: unknown theme \"%2\" (light or dark)").arg(context, name));
             }
-            if (theme.contains("projector"))
-                projector = theme["projector"].get<bool>();
+            if (theme->has("projector"))
+                projector = theme->boolean("projector");
         }
-        program = qs(document.value("program", std::string()));
-        view = qs(document.value("view", std::string()));
-        written = qs(document.value("database", std::string()));
+        program = qs(fields.string("program", std::string()));
+        view = qs(fields.string("view", std::string()));
+        written = qs(fields.string("database", std::string()));
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()));
     }

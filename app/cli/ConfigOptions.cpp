@@ -1,8 +1,7 @@
 #include "ConfigOptions.h"
 
-#include "params/PresetLibrary.h"
-
 #include <CLI/CLI.hpp>
+#include <iostream>
 
 namespace concorde::cli {
 
@@ -10,7 +9,7 @@ void ConfigOptions::addTo(CLI::App& app) {
     app.add_option_function<std::string>(
            "--preset",
            [this](const std::string& name) {
-               config = PresetLibrary::loadDefault().require(name).config;
+               config = loadPresets().require(name).config;
                presetName = name;
            },
            "start from a preset (big, n1-like, little, or your own)")
@@ -26,6 +25,13 @@ void ConfigOptions::addTo(CLI::App& app) {
            "set one parameter, e.g. --set rob=256 --set bp=tage")
         ->type_name("KEY=VALUE")
         ->allow_extra_args(false);
+}
+
+PresetLibrary ConfigOptions::loadPresets() {
+    PresetLibrary library = PresetLibrary::loadDefault();
+    for (const auto& bad : library.rejected())
+        std::cerr << "concorde: warning: preset file skipped: " << bad.message << "\n";
+    return library;
 }
 
 } // namespace concorde::cli

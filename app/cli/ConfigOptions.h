@@ -1,6 +1,7 @@
 #pragma once
 
 #include "params/CoreConfig.h"
+#include "params/PresetLibrary.h"
 
 #include <string>
 
@@ -19,6 +20,10 @@ struct ConfigOptions {
     /// Declares --preset and --set on `app`. Once parsed, `config` is the preset (or the
     /// defaults) with every assignment applied; errors name the key or preset.
     void addTo(CLI::App& app);
+
+    /// PresetLibrary::loadDefault() with a warning on stderr for every preset file skipped as
+    /// malformed: every command that reads presets goes through this.
+    static PresetLibrary loadPresets();
 };
 
 } // namespace concorde::cli

@@ -1,6 +1,7 @@
 #include "LabelCommand.h"
 
 #include "CommonOptions.h"
+#include "ConfigOptions.h"
 #include "JobRunner.h"
 #include "common/ConcordeError.h"
 #include "params/PresetLibrary.h"
@@ -41,7 +42,7 @@ int LabelCommand::run(std::ostream& out, std::ostream& err) {
     if (options_.randomConfigs == 0 && !presets_)
         throw usageError("nothing to label: give --configs N and/or --presets");
     if (presets_)
-        options_.presets = PresetLibrary::loadDefault().presets();
+        options_.presets = ConfigOptions::loadPresets().presets();
     if (!FeatureDatabase::isSqliteFile(db_))
         FeatureDatabase::openReadOnly(db_); // the precise missing/empty/not-SQLite error
 

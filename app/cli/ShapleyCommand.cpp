@@ -1,6 +1,7 @@
 #include "ShapleyCommand.h"
 
 #include "CommonOptions.h"
+#include "ConfigOptions.h"
 #include "JobRunner.h"
 #include "attribution/AttributionCsvWriter.h"
 #include "attribution/OrderedAblation.h"
@@ -45,7 +46,7 @@ NamedConfig resolveConfig(const std::string& option, const std::string& spec) {
     const bool looksLikeFile = spec.ends_with(".json") || spec.find('/') != std::string::npos ||
                                fs::is_regular_file(spec, ec);
     if (!looksLikeFile) {
-        const PresetLibrary library = PresetLibrary::loadDefault();
+        const PresetLibrary library = ConfigOptions::loadPresets();
         if (const Preset* preset = library.find(spec))
             return {preset->config, spec};
         throw badInput(option + " " + spec + ": no preset of that name (presets: " +

@@ -126,7 +126,11 @@ QString defaultDatabase() {
 concorde::PresetLibrary loadPresets(QString* error) {
     // Missing or malformed presets should not stop the explorer: report and go on without them.
     try {
-        return concorde::PresetLibrary::loadDefault();
+        concorde::PresetLibrary library = concorde::PresetLibrary::loadDefault();
+        for (const auto& bad : library.rejected()) // the others still load
+            std::fprintf(stderr, "concorde-explorer: warning: preset file skipped: %s\n",
+                         bad.message.c_str());
+        return library;
     } catch (const std::exception& e) {
         *error = QString::fromLocal8Bit(e.what());
         std::fprintf(stderr, "concorde-explorer: presets not loaded: %s\n", e.what());

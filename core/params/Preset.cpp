@@ -2,6 +2,7 @@
 
 #include "common/AtomicFile.h"
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -13,23 +14,21 @@ Preset Preset::load(const std::filesystem::path& file) {
     std::ifstream in(file);
     if (!in)
         throw badInput("cannot open preset file " + file.string());
-    nlohmann::json document;
-    try {
-        document = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::exception& e) {
-        throw badInput("preset file " + file.string() + " is not valid JSON: " + e.what());
-    }
-    if (!document.is_object() || !document.contains("parameters"))
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json document = JsonFields::parse(text.str(), "preset file " + file.string());
+    const JsonFields fields(document, "preset file " + file.string());
+    if (!fields.has("parameters"))
         throw badInput("preset file " + file.string() + " has no \"parameters\" object");
     Preset preset;
-    preset.name = document.value("name", file.stem().string());
-    preset.description = document.value("description", "");
-    preset.config = CoreConfig::fromJson(document["parameters"], true, file.string());
-    if (document.contains("sources") && document["sources"].is_object()) {
-        for (const auto& [key, value] : document["sources"].items())
-            if (value.is_string())
-                preset.sources[key] = value.get<std::string>();
-    }
+    preset.name = fields.string("name", file.stem().string());
+    if (preset.name.empty())
+        throw badInput(fields.where("name") + " is empty");
+    preset.description = fields.string("description", "");
+    preset.config = CoreConfig::fromJson(fields.value("parameters"), true, file.string());
+    if (const auto sources = fields.optionalObject("sources"))
+        for (const auto& [key, value] : sources->json().items())
+            preset.sources[key] = sources->string(key);
     return preset;
 }
 

@@ -45,7 +45,13 @@ PresetLibrary PresetLibrary::loadFrom(const std::vector<std::filesystem::path>& 
                 files.push_back(entry.path());
         std::sort(files.begin(), files.end());
         for (const auto& file : files) {
-            Preset preset = Preset::load(file);
+            Preset preset;
+            try {
+                preset = Preset::load(file);
+            } catch (const ConcordeError& e) {
+                library.rejected_.push_back({file, e.what()});
+                continue;
+            }
             auto existing = std::find_if(library.presets_.begin(), library.presets_.end(),
                                          [&](const Preset& p) { return p.name == preset.name; });
             if (existing != library.presets_.end())
@@ -76,6 +82,9 @@ const Preset* PresetLibrary::find(const std::string& name) const {
 const Preset& PresetLibrary::require(const std::string& name) const {
     if (const auto* preset = find(name))
         return *preset;
+    for (const auto& bad : rejected_)
+        if (bad.file.stem() == name)
+            throw badInput("preset '" + name + "' is unusable: " + bad.message);
     throw badInput("unknown preset '" + name + "'; available: " + nameList());
 }
 

@@ -188,6 +188,36 @@ private slots:
                     Preset::load(dir.filePath("missing.json").toStdString());
                 }).contains("cannot open"));
     }
+
+    // Issue 23: one malformed user preset ("name": null) made every command fail with an
+    // nlohmann type error. It is skipped and listed; asking for it by name says why.
+    void malformedUserPresetIsSkippedUnlessAskedFor() {
+        QTemporaryDir dir;
+        std::ofstream(dir.filePath("broken.json").toStdString())
+            << R"({"name": null, "parameters": {"rob": 64}})";
+        std::ofstream(dir.filePath("typo.json").toStdString())
+            << R"({"name": "typo", "description": 3, "parameters": {}})";
+        Preset mine;
+        mine.name = "mine";
+        mine.save(dir.filePath("mine.json").toStdString());
+        const auto library = PresetLibrary::loadFrom(
+            {CONCORDE_SOURCE_DIR "/resources/presets", dir.path().toStdString()});
+        QCOMPARE(library.presets().size(), std::size_t(4)); // the shipped three and mine
+        QCOMPARE(library.require("n1-like").config.rob(), 128);
+        QVERIFY(library.find("mine"));
+        QCOMPARE(library.rejected().size(), std::size_t(2));
+        const std::string first = library.rejected()[0].message;
+        QVERIFY2(first.find("broken.json") != std::string::npos &&
+                     first.find("\"name\"") != std::string::npos &&
+                     first.find("null") != std::string::npos,
+                 first.c_str());
+        const std::string second = library.rejected()[1].message;
+        QVERIFY2(second.find("typo.json") != std::string::npos &&
+                     second.find("\"description\"") != std::string::npos,
+                 second.c_str());
+        const QString asked = errorOf([&] { library.require("broken"); });
+        QVERIFY2(asked.contains("broken.json") && asked.contains("\"name\""), qPrintable(asked));
+    }
 };
 
 QTEST_APPLESS_MAIN(CoreConfigTest)

@@ -3,6 +3,7 @@
 #include "Session.h"
 
 #include "../support/TinyExplorerDatabase.h"
+#include "SessionFile.h"
 #include "Theme.h"
 #include "common/ConcordeError.h"
 #include "explore/ConfigChecker.h"
@@ -327,6 +328,45 @@ private slots:
         QCOMPARE(changed.count(), 2);
         QVERIFY(session.theme().lineWidth() > 2);
         QVERIFY(session.theme().font().pointSizeF() > QGuiApplication::font().pointSizeF());
+    }
+
+    // Issue 23: a session file of the right outline but wrong types was an uncaught
+    // nlohmann::json::type_error (SIGABRT). Each is refused with a message naming the file and
+    // the field, and the session is unchanged.
+    void malformedSessionFilesAreRefusedByField() {
+        struct Case {
+            const char* json;
+            const char* field; // what the message must name
+        };
+        const Case cases[] = {
+            {R"({"format":5,"version":1})", "format"},
+            {R"({"format":"concorde-explorer-session","version":"1"})", "version"},
+            {R"({"format":"concorde-explorer-session"})", "version"},
+            {R"({"format":"concorde-explorer-session","version":1,"theme":{"scheme":3}})",
+             "scheme"},
+            {R"({"format":"concorde-explorer-session","version":1,"theme":{"projector":"y"}})",
+             "projector"},
+            {R"({"format":"concorde-explorer-session","version":1,"theme":[]})", "theme"},
+            {R"({"format":"concorde-explorer-session","version":1,"program":null})", "program"},
+            {R"({"format":"concorde-explorer-session","version":1,"view":1})", "view"},
+            {R"({"format":"concorde-explorer-session","version":1,"database":{}})", "database"},
+            {R"({"format":"concorde-explorer-session","version":1,"config":{"rob":null}})", "rob"},
+            {R"({"format":"concorde-explorer-session","version":1,"baseline":7})", "baseline"},
+            {R"([1,2])", "session.json"},
+        };
+        Session session;
+        session.theme().setScheme(ui::Theme::Scheme::Light);
+        const CoreConfig config = session.config();
+        const QString path = file("session.json");
+        for (const Case& c : cases) {
+            std::ofstream(path.toStdString()) << c.json;
+            QString message;
+            QVERIFY2(!ui::SessionFile::load(session, path, &message), c.json);
+            QVERIFY2(message.contains(path) && message.contains(QLatin1String(c.field)),
+                     qPrintable(QStringLiteral("%1 -> %2").arg(QLatin1String(c.json), message)));
+            QCOMPARE(session.config(), config);
+            QCOMPARE(session.theme().scheme(), ui::Theme::Scheme::Light);
+        }
     }
 };
 
