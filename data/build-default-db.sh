@@ -40,7 +40,7 @@ VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-8}
 if [ -z "${CONCORDE:-}" ]; then
   if [ ! -x "$ROOT/build/release/bin/concorde" ]; then
     cmake --preset release -S "$ROOT" >/dev/null
-    cmake --build "$ROOT/build/release" --target concorde concorde-valgrind -j "$JOBS"
+    cmake --build "$ROOT/build/release" --target concorde ctrace -j "$JOBS"
   fi
   CONCORDE="$ROOT/build/release/bin/concorde"
 fi

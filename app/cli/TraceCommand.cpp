@@ -1,6 +1,7 @@
 #include "TraceCommand.h"
 
 #include "CommonOptions.h"
+#include "TracerProcess.h"
 #include "analysis/FunctionalWarmupSink.h"
 #include "common/ConcordeError.h"
 #include "trace/TraceWriter.h"
@@ -8,65 +9,29 @@
 #include "trace/TracerStreamDecoder.h"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <csignal>
-#include <cstdlib>
-#include <cstring>
-#include <fcntl.h>
-#include <filesystem>
+#include <algorithm>
 #include <optional>
 #include <ostream>
-#include <sys/prctl.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 namespace concorde::cli {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path executableDirectory() {
-    std::error_code ec;
-    const auto exe = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? fs::current_path() : exe.parent_path();
-}
-
-/// The VALGRIND_LIB directory holding the ctrace tool: $CONCORDE_VALGRIND_LIB, else next to the
-/// executable in the build tree (../lib/concorde-valgrind) or the install
-/// (../lib/concorde/valgrind).
-fs::path toolDirectory() {
-    if (const char* env = std::getenv("CONCORDE_VALGRIND_LIB"); env && *env)
-        return env;
-    const fs::path bin = executableDirectory();
-    for (const fs::path& candidate : {bin.parent_path() / "lib" / "concorde-valgrind",
-                                      bin.parent_path() / "lib" / "concorde" / "valgrind"}) {
-        std::error_code ec;
-        if (fs::exists(candidate / "ctrace-amd64-linux", ec))
-            return candidate;
-    }
-    throw runtimeFailure("the ctrace Valgrind tool was not found next to " + bin.string() +
-                         " (build the 'ctrace' target, or set CONCORDE_VALGRIND_LIB)");
-}
-
-/// PROGRAM as execvp would find it, or empty.
-std::string findProgram(const std::string& name) {
-    const auto executable = [](const fs::path& p) {
-        std::error_code ec;
-        return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-    };
-    if (name.find('/') != std::string::npos)
-        return executable(name) ? name : std::string();
-    const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-    std::size_t start = 0;
-    while (start <= dirs.size()) {
-        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-        const fs::path candidate = fs::path(dirs.substr(start, end - start)) / name;
-        if (executable(candidate))
-            return candidate.string();
-        start = end + 1;
-    }
-    return {};
+/// Where K regions of M measured instructions go in a run of `total` instructions when the user
+/// gave no interval: each in the middle of one of K equal slices of the run, so that the regions
+/// sample its beginning, middle and end alike.
+TracerRegionSpec spreadRegions(std::uint64_t total, std::uint64_t regions, std::uint64_t length) {
+    const std::uint64_t slice = total / regions;
+    if (slice < length)
+        throw badInput("the program runs " + std::to_string(total) +
+                       " instructions: " + std::to_string(regions) + " regions of " +
+                       std::to_string(length) + " do not fit; ask for fewer or shorter regions");
+    TracerRegionSpec spec;
+    spec.skip = (slice - length) / 2;
+    spec.length = length;
+    spec.regions = regions;
+    spec.interval = slice;
+    return spec;
 }
 
 } // namespace
@@ -84,7 +49,11 @@ std::string TraceCommand::description() const {
            "consumer starts from. It is never overlapped with the previous region.\n"
            "PROGRAM's standard output and error pass through; the exit code is PROGRAM's.\n"
            "If PROGRAM ends before a region is complete, the region is kept shorter and a\n"
-           "warning is printed. The output appears only when tracing succeeded.\n";
+           "warning is printed. The output appears only when tracing succeeded.\n"
+           "With --regions K > 1 and no --interval, the program is run twice: first to count\n"
+           "its instructions (fast-forward only), then to trace K regions, each in the middle\n"
+           "of one of K equal slices of the run after --skip. The program must do the same\n"
+           "work both times; its output appears twice.\n";
 }
 
 void TraceCommand::declare(CLI::App& app) {
@@ -111,63 +80,34 @@ void TraceCommand::declare(CLI::App& app) {
         ->type_name("K")
         ->check(wholeNumber(1, 1u << 20))
         ->capture_default_str();
-    app.add_option("--interval", interval_, "distance between region starts (required with K > 1)")
+    app.add_option(
+           "--interval", interval_,
+           "distance between region starts (default with K > 1: K regions spread over the whole "
+           "run, which is counted first)")
         ->type_name("I")
         ->check(wholeNumber());
 }
 
 int TraceCommand::run(std::ostream& out, std::ostream& err) {
-    if (command_.empty())
-        throw usageError("trace needs a program after '--'");
-    if (regions_ > 1 && (length_ == 0 || interval_ < length_))
-        throw usageError("--regions > 1 needs --length M and --interval I with I >= M");
+    const bool spread = regions_ > 1 && interval_ == 0;
+    if (regions_ > 1 && (length_ == 0 || (!spread && interval_ < length_)))
+        throw usageError("--regions > 1 needs --length M, and --interval I >= M unless the "
+                         "regions are spread over the whole run (no --interval)");
+    const TracerProcess tracer(command_);
 
-    const std::string program = findProgram(command_.front());
-    if (program.empty())
-        throw badInput("program '" + command_.front() + "' not found or not executable");
-    const fs::path tools = toolDirectory();
-    const std::string valgrind = findProgram("valgrind");
-    if (valgrind.empty())
-        throw runtimeFailure("valgrind is not installed (packaging/install-deps.sh installs it)");
-
-    int fds[2];
-    if (::pipe2(fds, O_CLOEXEC) != 0)
-        throw runtimeFailure(std::string("cannot create a pipe: ") + std::strerror(errno));
-    std::vector<std::string> argvStrings = {
-        valgrind,
-        "--tool=ctrace",
-        "-q",
-        "--ctrace-fd=" + std::to_string(fds[1]),
-        "--ctrace-skip=" + std::to_string(skip_),
-        "--ctrace-length=" + std::to_string(length_),
-        "--ctrace-warmup=" + std::to_string(warmup_ + functionalWarmup_),
-        "--ctrace-regions=" + std::to_string(regions_),
-        "--ctrace-interval=" + std::to_string(regions_ > 1 ? interval_ : 0),
-        "--",
-        program};
-    argvStrings.insert(argvStrings.end(), command_.begin() + 1, command_.end());
-    std::vector<char*> argv;
-    for (auto& s : argvStrings)
-        argv.push_back(s.data());
-    argv.push_back(nullptr);
-
+    TracerRegionSpec spec{skip_, length_, warmup_, regions_, interval_};
     out.flush();
     err.flush();
-    const pid_t child = ::fork();
-    if (child < 0)
-        throw runtimeFailure(std::string("cannot fork: ") + std::strerror(errno));
-    if (child == 0) {
-        // If concorde dies (SIGKILL while fast-forwarding, when the tool writes nothing and so
-        // never notices a closed pipe), take the tracer down with it.
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() == 1)
-            ::_exit(127);            // the parent died before prctl took effect
-        ::fcntl(fds[1], F_SETFD, 0); // the write end survives exec; the read end does not
-        ::setenv("VALGRIND_LIB", tools.c_str(), 1);
-        ::execv(valgrind.c_str(), argv.data());
-        ::_exit(127);
+    if (spread) {
+        // Two runs: the program must do the same work both times (same input, no timing).
+        const std::uint64_t total = tracer.countInstructions();
+        spec = spreadRegions(total - std::min(total, skip_), regions_, length_);
+        spec.skip += skip_;
+        out << "spreading " << regions_ << " regions over " << total << " instructions: first at "
+            << spec.skip << ", every " << spec.interval << "\n";
+        out.flush();
     }
-    ::close(fds[1]);
+    spec.warmup = warmup_ + functionalWarmup_;
 
     TraceInfo info;
     info.source = "tracer";
@@ -175,72 +115,37 @@ int TraceCommand::run(std::ostream& out, std::ostream& err) {
     for (const auto& word : command_)
         commandLine += (commandLine.empty() ? "" : " ") + word;
     info.commandLine = commandLine;
-    info.properties["skip"] = std::to_string(skip_);
+    info.properties["skip"] = std::to_string(spec.skip);
     info.properties["length"] = std::to_string(length_);
     info.properties["warmup"] = std::to_string(warmup_);
     info.properties["functional_warmup"] = std::to_string(functionalWarmup_);
     info.properties["regions"] = std::to_string(regions_);
-    info.properties["interval"] = std::to_string(interval_);
+    info.properties["interval"] = std::to_string(spec.interval);
 
-    int status = 0;
-    try {
-        TraceWriter writer(output_, info);
-        TraceWriterSink writerSink(writer);
-        std::optional<FunctionalWarmupSink> warming;
-        if (functionalWarmup_ > 0)
-            warming.emplace(writerSink, warmup_, functionalWarmup_);
-        TracerStreamDecoder decoder(warming ? static_cast<RecordSink&>(*warming) : writerSink);
-        std::vector<unsigned char> chunk(1 << 20);
-        for (;;) {
-            const ssize_t got = ::read(fds[0], chunk.data(), chunk.size());
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got < 0)
-                throw runtimeFailure(std::string("reading the tracer: ") + std::strerror(errno));
-            if (got == 0)
-                break;
-            decoder.feed(chunk.data(), static_cast<std::size_t>(got));
-        }
-        ::close(fds[0]);
-        fds[0] = -1;
-        while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-        }
-        if (WIFSIGNALED(status))
-            throw runtimeFailure("the tracer was killed by signal " +
-                                 std::to_string(WTERMSIG(status)) + "; no trace written");
-        if (!decoder.complete())
-            throw runtimeFailure(
-                WIFEXITED(status) && WEXITSTATUS(status) == 127
-                    ? "could not start valgrind"
-                    : "the tracer stopped before the program finished (exit status " +
-                          std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                          "); no trace written");
-        decoder.finish();
-        writer.finish();
-        if (length_ > 0 && (decoder.regionsCompleted() < regions_ || decoder.lastRegionTruncated()))
-            err << "concorde trace: warning: the program ended after "
-                << decoder.totalInstructions() << " instructions; " << decoder.regionsCompleted()
-                << " of " << regions_ << " regions written, the last one shorter than asked\n";
-        if (decoder.unresolvedBranches() > 0)
-            err << "concorde trace: warning: " << decoder.unresolvedBranches()
-                << " branch outcomes could not be determined (thread switches)\n";
-        const std::uint64_t functional = warming ? warming->functionalRecords() : 0;
-        out << "traced " << decoder.recordsWritten() - functional << " instructions (of "
-            << decoder.totalInstructions() << " executed) in " << decoder.regionsCompleted()
-            << " regions to " << output_ << "\n";
-        if (warming)
-            out << "functional warm-up: " << functional << " instructions summarised in "
-                << warming->warmStateBytes() << " bytes of warm state\n";
-        // Valgrind exits with the traced program's exit code.
-        return WIFEXITED(status) ? WEXITSTATUS(status) : decoder.programExitCode();
-    } catch (...) {
-        if (fds[0] >= 0)
-            ::close(fds[0]);
-        ::kill(child, SIGKILL);
-        while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-        }
-        throw;
-    }
+    TraceWriter writer(output_, info);
+    TraceWriterSink writerSink(writer);
+    std::optional<FunctionalWarmupSink> warming;
+    if (functionalWarmup_ > 0)
+        warming.emplace(writerSink, warmup_, functionalWarmup_);
+    TracerStreamDecoder decoder(warming ? static_cast<RecordSink&>(*warming) : writerSink);
+    const int status = tracer.run(spec, decoder);
+    writer.finish();
+    if (length_ > 0 && (decoder.regionsCompleted() < regions_ || decoder.lastRegionTruncated()))
+        err << "concorde trace: warning: the program ended after " << decoder.totalInstructions()
+            << " instructions; " << decoder.regionsCompleted() << " of " << regions_
+            << " regions written, the last one shorter than asked\n";
+    if (decoder.unresolvedBranches() > 0)
+        err << "concorde trace: warning: " << decoder.unresolvedBranches()
+            << " branch outcomes could not be determined (thread switches)\n";
+    const std::uint64_t functional = warming ? warming->functionalRecords() : 0;
+    out << "traced " << decoder.recordsWritten() - functional << " instructions (of "
+        << decoder.totalInstructions() << " executed) in " << decoder.regionsCompleted()
+        << " regions to " << output_ << "\n";
+    if (warming)
+        out << "functional warm-up: " << functional << " instructions summarised in "
+            << warming->warmStateBytes() << " bytes of warm state\n";
+    // Valgrind exits with the traced program's exit code.
+    return WIFEXITED(status) ? WEXITSTATUS(status) : decoder.programExitCode();
 }
 
 } // namespace concorde::cli

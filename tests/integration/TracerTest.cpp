@@ -426,6 +426,51 @@ int main(void) {
         }
     }
 
+    // Without --interval, K regions go in the middles of K equal slices of the whole run, which
+    // is counted by a first, fast-forward-only run; the records are the full trace's at those
+    // places. Regions that cannot fit are refused before anything is traced.
+    void regionsSpreadOverTheWholeRun() {
+        ensureFullTrace();
+        QVERIFY2(!fullTrace_.isEmpty(), "tracing the whole gzip run failed");
+        constexpr std::uint64_t length = 20'000, warmup = 5'000, regions = 4;
+        const QString trace = path("spread.ctrace");
+        const Run run =
+            runConcorde({"trace", "-o", trace, "--length", QString::number(length), "--warmup",
+                         QString::number(warmup), "--functional-warmup", "0", "--regions",
+                         QString::number(regions), "--", gzip_, "-c", input_});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        const std::uint64_t total = fullRunInstructions_;
+        QVERIFY2(run.out.contains(QString("spreading 4 regions over %1 instructions").arg(total)),
+                 qPrintable(run.out.right(400)));
+        const std::uint64_t slice = total / regions;
+        TraceReader reader(trace.toStdString());
+        TraceReader full(fullTrace_.toStdString());
+        QCOMPARE(reader.info().regions.size(), std::size_t{regions});
+        for (std::uint64_t k = 0; k < regions; ++k) {
+            const Region& region = reader.info().regions[k];
+            QCOMPARE(region.programStart, (slice - length) / 2 + k * slice);
+            QCOMPARE(region.length, length);
+            std::vector<TraceRecord> records;
+            reader.readRegion(k, records);
+            full.seekRecord(region.programStart - region.warmup);
+            TraceRecord expected;
+            for (std::size_t i = 0; i < records.size(); i += 997) {
+                full.seekRecord(region.programStart - region.warmup + i);
+                QVERIFY(full.next(expected));
+                QVERIFY2(records[i] == expected,
+                         qPrintable(QString("region %1 record %2").arg(k).arg(i)));
+            }
+        }
+
+        const QString tooMany = path("too-many.ctrace");
+        const Run refused =
+            runConcorde({"trace", "-o", tooMany, "--length", QString::number(total / 2),
+                         "--regions", "3", "--", gzip_, "-c", input_});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(refused.err.contains("do not fit"), qPrintable(refused.err));
+        QVERIFY(filesStartingWith(dir_.path(), "too-many.ctrace").isEmpty());
+    }
+
     // A program that ends during the last regions: the region it is in is kept, shorter, the
     // ones after it are not written, and a warning says so.
     void programEndingEarlyTruncatesTheLastRegion() {
@@ -509,7 +554,7 @@ int main(void) {
         QCOMPARE(runConcorde({"trace", "--", "true"}).exitCode, 2); // no -o
         QCOMPARE(runConcorde({"trace", "-o", trace}).exitCode, 2);  // no program
         QCOMPARE(runConcorde({"trace", "-o", trace, "--regions", "2", "--", "true"}).exitCode,
-                 2); // several regions need --length and --interval
+                 2); // several regions need --length
         QVERIFY(filesStartingWith(dir_.path(), "missing.ctrace").isEmpty());
     }
 
