@@ -7,7 +7,6 @@
 #include "common/ZstdFrame.h"
 #include "trace/RecordCodec.h"
 
-
 namespace concorde {
 namespace {
 
@@ -65,7 +64,8 @@ std::vector<TraceRecord> RecordBlobCodec::decode(std::span<const std::uint8_t> b
     if (expectedCount >= 0 && count != expectedCount)
         throw badInput(what + ": holds " + std::to_string(count) + " records, expected " +
                        std::to_string(expectedCount));
-    if (rawSize > std::uint64_t(count) * kMaxBytesPerRecord)
+    if (rawSize > std::uint64_t(count) * kMaxBytesPerRecord ||
+        count > rawSize / RecordCodec::kMinEncodedBytes)
         throw badInput(what + ": record blob declares " + std::to_string(rawSize) + " bytes for " +
                        std::to_string(count) + " records");
     const std::vector<std::uint8_t> raw =

@@ -13,6 +13,10 @@ namespace concorde {
 /// previous load or store). Encoder and decoder state start fresh for every block.
 class RecordCodec {
 public:
+    /// Every encoded record takes at least this many bytes (a 4-byte head and a PC delta): a
+    /// declared record count above bytes / kMinEncodedBytes is damage, not a reason to allocate.
+    static constexpr std::size_t kMinEncodedBytes = 5;
+
     void reset();
     void encode(const TraceRecord& record, std::vector<unsigned char>& out);
     /// Decodes one record from [*cursor, end). Returns false (leaving *cursor unspecified) if the

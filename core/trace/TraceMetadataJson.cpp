@@ -2,6 +2,7 @@
 
 #include "common/Base64.h"
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,24 +34,33 @@ nlohmann::json traceInfoToJson(const TraceInfo& info) {
 }
 
 TraceInfo traceInfoFromJson(const nlohmann::json& json) {
+    const JsonFields fields(json, "trace metadata");
     TraceInfo info;
-    info.isa = json.at("isa").get<std::string>();
-    info.commandLine = json.at("command_line").get<std::string>();
-    info.source = json.at("source").get<std::string>();
-    info.properties = json.at("properties").get<std::map<std::string, std::string>>();
-    info.recordCount = json.at("record_count").get<std::uint64_t>();
-    for (const auto& r : json.at("regions")) {
+    info.isa = fields.string("isa");
+    info.commandLine = fields.string("command_line");
+    info.source = fields.string("source");
+    const JsonFields properties = fields.object("properties");
+    for (const auto& [key, value] : json.at("properties").items())
+        info.properties[key] = properties.string(key);
+    info.recordCount = fields.count("record_count");
+    const nlohmann::json& regions = fields.array("regions");
+    for (std::size_t i = 0; i < regions.size(); ++i) {
+        const JsonFields r(regions[i], fields.where("regions", i));
         Region region;
-        region.programStart = r.at("program_start").get<std::uint64_t>();
-        region.warmup = r.at("warmup").get<std::uint64_t>();
-        region.length = r.at("length").get<std::uint64_t>();
-        region.firstRecord = r.at("first_record").get<std::uint64_t>();
-        for (const auto& entry : r.at("bbv"))
-            region.basicBlockVector.emplace_back(entry.at(0).get<std::uint64_t>(),
-                                                 entry.at(1).get<std::uint64_t>());
-        if (r.contains("functional_warmup")) {
-            region.functionalWarmup = r.at("functional_warmup").get<std::uint64_t>();
-            auto bytes = base64::decode(r.at("warm_state").get<std::string>());
+        region.programStart = r.count("program_start");
+        region.warmup = r.count("warmup");
+        region.length = r.count("length");
+        region.firstRecord = r.count("first_record");
+        const nlohmann::json& bbv = r.array("bbv");
+        for (std::size_t b = 0; b < bbv.size(); ++b) {
+            const std::string what = r.where("bbv", b);
+            const nlohmann::json& entry = JsonFields::requireArray(bbv[b], what, 2);
+            region.basicBlockVector.emplace_back(JsonFields::requireCount(entry[0], what),
+                                                 JsonFields::requireCount(entry[1], what));
+        }
+        if (r.has("functional_warmup")) {
+            region.functionalWarmup = r.count("functional_warmup");
+            auto bytes = base64::decode(r.string("warm_state"));
             if (!bytes)
                 throw badInput("region " + std::to_string(info.regions.size()) +
                                ": the warm state is not valid base64");

@@ -1,7 +1,9 @@
 #include "trace/TraceReader.h"
 
 #include "common/Crc32.h"
+#include "common/JsonFields.h"
 #include "common/LittleEndian.h"
+#include "common/ZstdFrame.h"
 #include "trace/RecordCodec.h"
 #include "trace/TraceFormat.h"
 #include "trace/TraceFormatError.h"
@@ -19,6 +21,8 @@ namespace tf = trace_format;
 
 TraceReader::TraceReader(const std::filesystem::path& path) : path_(path) {
     std::error_code ec;
+    if (std::filesystem::is_directory(path_, ec))
+        throw badInput(path_.string() + " is a directory, not a trace file");
     if (!std::filesystem::is_regular_file(path_, ec))
         throw badInput(path_.string() + ": no such trace file");
     file_ = std::fopen(path_.c_str(), "rb");
@@ -93,20 +97,31 @@ void TraceReader::readHeaderAndMetadata() {
     if (textSize == ZSTD_CONTENTSIZE_ERROR || textSize == ZSTD_CONTENTSIZE_UNKNOWN ||
         textSize > tf::kMaxMetadataBytes)
         fail(metadataOffset, "corrupt region table: bad compressed frame");
-    std::string text(textSize, '\0');
-    const std::size_t got = ZSTD_decompress(text.data(), text.size(), packed.data(), payload);
-    if (ZSTD_isError(got) || got != textSize)
+    // zstd::decompress allocates no more than the frame's blocks can hold, whatever textSize
+    // the frame declares.
+    std::string text;
+    try {
+        const auto raw = zstd::decompress({packed.data(), payload}, textSize, "region table");
+        text.assign(raw.begin(), raw.end());
+    } catch (const ConcordeError&) {
         fail(metadataOffset, "corrupt region table: decompression failed");
+    }
 
     nlohmann::json metadata;
     try {
-        metadata = nlohmann::json::parse(text);
+        metadata = JsonFields::parse(text, "trace metadata");
         info_ = traceInfoFromJson(metadata);
-        for (const auto& entry : metadata.at("blocks"))
-            blocks_.push_back({entry.at(0).get<std::uint64_t>(), entry.at(1).get<std::uint64_t>(),
-                               entry.at(2).get<std::uint32_t>()});
-    } catch (const nlohmann::json::exception& e) {
-        fail(metadataOffset, std::string("corrupt region table: ") + e.what());
+        const nlohmann::json& blocks = JsonFields(metadata, "trace metadata").array("blocks");
+        for (std::size_t i = 0; i < blocks.size(); ++i) {
+            const std::string what = "trace metadata: blocks[" + std::to_string(i) + "]";
+            const nlohmann::json& entry = JsonFields::requireArray(blocks[i], what, 3);
+            const std::uint64_t count = JsonFields::requireCount(entry[2], what);
+            if (count > tf::kMaxRecordsPerBlock)
+                throw badInput(what + ": more records than a block holds");
+            blocks_.push_back({JsonFields::requireCount(entry[0], what),
+                               JsonFields::requireCount(entry[1], what),
+                               static_cast<std::uint32_t>(count)});
+        }
     } catch (const ConcordeError& e) {
         fail(metadataOffset, std::string("corrupt region table: ") + e.what());
     }
@@ -128,6 +143,9 @@ void TraceReader::readHeaderAndMetadata() {
         fail(metadataOffset, "block index does not cover every record");
     std::uint64_t expectedFirst = 0;
     for (const auto& region : info_.regions) {
+        if (region.length == 0) // nothing measured: no CPI to compute, only a division by zero
+            fail(metadataOffset, "region " + std::to_string(&region - info_.regions.data()) +
+                                     " has no measured instructions");
         if (region.firstRecord != expectedFirst ||
             region.firstRecord + region.totalRecords() > recordCount)
             fail(metadataOffset, "region table entries overlap or run past the last record");
@@ -149,6 +167,7 @@ void TraceReader::loadBlock(std::size_t blockIndex) {
     if (records != block.recordCount ||
         le::load64(header + tf::kBlockFirstRecord) != block.firstRecord ||
         rawBytes > static_cast<std::uint64_t>(records) * tf::kMaxEncodedRecordBytes ||
+        records > rawBytes / RecordCodec::kMinEncodedBytes ||
         block.offset + tf::kBlockHeaderBytes + compressedBytes > fileSize_)
         fail(block.offset, "corrupt block " + std::to_string(blockIndex) +
                                " header (sizes disagree with the index)");
@@ -159,6 +178,11 @@ void TraceReader::loadBlock(std::size_t blockIndex) {
         fail(payloadOffset, "truncated block " + std::to_string(blockIndex));
     if (le::load32(header + tf::kBlockPayloadCrc) != crc32(compressed_.data(), compressedBytes))
         fail(payloadOffset, "corrupt block " + std::to_string(blockIndex) + ": checksum mismatch");
+    // The header's sizes are checked against the bytes present before anything is allocated.
+    const auto bound = zstd::decompressedBound(compressed_);
+    if (!bound || rawBytes > *bound)
+        fail(payloadOffset,
+             "corrupt block " + std::to_string(blockIndex) + ": decompression failed");
     raw_.resize(rawBytes);
     const std::size_t got =
         ZSTD_decompress(raw_.data(), raw_.size(), compressed_.data(), compressed_.size());

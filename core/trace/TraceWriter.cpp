@@ -68,6 +68,12 @@ void TraceWriter::endRegion() {
     region.warmup = std::min(announcedWarmup_, total);
     region.length = total - region.warmup;
     regionOpen_ = false;
+    // A region with nothing measured has no CPI: every reader would divide by zero.
+    if (region.length == 0)
+        throw badInput("region " + std::to_string(info_.regions.size() - 1) +
+                       " has no measured instructions: its warm-up of " +
+                       std::to_string(announcedWarmup_) + " takes all " + std::to_string(total) +
+                       " of its records (lower the warm-up or trace more)");
 }
 
 void TraceWriter::setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) {

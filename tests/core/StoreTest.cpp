@@ -4,6 +4,8 @@
 #include "../support/RandomRecords.h"
 #include "bounds/GridBounds.h"
 #include "common/ConcordeError.h"
+#include "common/Crc32.h"
+#include "common/ZstdFrame.h"
 #include "params/ParameterSpace.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "pipeline/RegionLabeler.h"
@@ -33,6 +35,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <sys/resource.h>
 
 using namespace concorde;
 
@@ -256,6 +259,43 @@ private slots:
                      qPrintable(QString("byte %1 undetected").arg(i)));
         }
         QVERIFY(errorOf([&] { RecordBlobCodec::decode({}, "r"); }).contains("too short"));
+    }
+
+    // Issue 23: a declared size drove an allocation before it was checked. A record blob whose
+    // header claims 2^32 - 1 records (CRC made valid) allocated them all (std::bad_alloc); a
+    // zstd frame declaring 1 GiB allocated 1 GiB. Both are refused from the bytes present.
+    void declaredSizesAreBoundedByTheBytesPresent() {
+        const auto records = testing::makeRandomRecords(3000, 12);
+        auto blob = RecordBlobCodec::encode(records);
+        const auto resign = [](std::vector<std::uint8_t>& b) {
+            const std::uint32_t crc = crc32(b.data() + 24, b.size() - 24, crc32(b.data(), 20));
+            for (int i = 0; i < 4; ++i)
+                b[20 + i] = static_cast<std::uint8_t>(crc >> (8 * i));
+        };
+        for (int i = 0; i < 4; ++i)
+            blob[8 + i] = 0xFF; // record count 2^32 - 1
+        resign(blob);
+        const QString many = errorOf([&] { RecordBlobCodec::decode(blob, "r"); });
+        QVERIFY2(many.contains("declares"), qPrintable(many));
+
+        // One RLE block of 10 bytes in a frame whose header declares 1 GiB.
+        const std::vector<std::uint8_t> frame = {0x28, 0xB5, 0x2F, 0xFD, 0xE0, 0, 0, 0,  0x40,
+                                                 0,    0,    0,    0,    0x53, 0, 0, 'x'};
+        const auto bound = zstd::decompressedBound(frame);
+        QVERIFY(bound);
+        QCOMPARE(*bound, std::uint64_t(10));
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        const QString huge = errorOf([&] { zstd::decompress(frame, std::size_t(1) << 30, "f"); });
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        QVERIFY2(huge.contains("at most 10"), qPrintable(huge));
+        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 64 * 1024, // kB
+                 qPrintable(QString::number(after.ru_maxrss - before.ru_maxrss)));
+        QVERIFY(!zstd::decompressedBound(std::span(frame).first(15))); // truncated
+        const auto raw = zstd::compress(std::vector<std::uint8_t>(200'000, 7), 3);
+        QVERIFY(*zstd::decompressedBound(raw) >= 200'000);
+        QCOMPARE(zstd::decompress(raw, 200'000, "raw").size(), std::size_t(200'000));
     }
 
     void basicBlockVectorRoundTrip() {

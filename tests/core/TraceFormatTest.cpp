@@ -1,6 +1,8 @@
 // .ctrace round trips, seeking, regions, and every corruption case reported with a byte offset.
+#include "../support/ErrorCapture.h"
 #include "../support/RandomRecords.h"
 #include "common/Crc32.h"
+#include "common/ZstdFrame.h"
 #include "trace/TraceFormatError.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceSummary.h"
@@ -9,7 +11,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <zstd.h>
 
 using namespace concorde;
 using concorde::testing::makeRandomRecords;
@@ -113,18 +118,59 @@ private slots:
         QVERIFY(!reader.next(r));
     }
 
-    void shortRegionWhenProgramEnds() {
+    // Issue 23: a region whose warm-up takes every record has nothing to measure. It was
+    // written (length 0) and read, and simulate reported a CPI of 0. The writer refuses it,
+    // leaving no file, and the reader refuses one written by an older build.
+    void regionWithNothingMeasuredIsRefused() {
         const QString path = dir_.filePath("short.ctrace");
         {
             TraceWriter writer(path.toStdString(), TraceInfo{});
             writer.beginRegion(0, 100);
             for (const auto& r : makeRandomRecords(60, 3))
                 writer.append(r); // fewer records than the announced warm-up
-            writer.finish();
+            const QString error = testing::errorOf([&] { writer.finish(); });
+            QVERIFY2(error.contains("no measured instructions") && error.contains("100"),
+                     qPrintable(error));
         }
-        TraceReader reader(path.toStdString());
-        QCOMPARE(reader.info().regions[0].warmup, std::uint64_t(60));
-        QCOMPARE(reader.info().regions[0].length, std::uint64_t(0));
+        QVERIFY(!QFile::exists(path));
+
+        // A region table rewritten to say region 1 is all warm-up.
+        const QString old =
+            writeTrace("old-short.ctrace", makeRandomRecords(300, 3), 100, {200, 100});
+        auto bytes = readBytes(old);
+        const auto u64 = [&](std::size_t at) {
+            std::uint64_t v = 0;
+            for (int b = 7; b >= 0; --b)
+                v = v << 8 | static_cast<unsigned char>(bytes[at + b]);
+            return v;
+        };
+        const std::uint64_t metadataOffset = u64(16);
+        const std::vector<std::uint8_t> packed(bytes.begin() + metadataOffset, bytes.end() - 4);
+        const auto text = zstd::decompress(
+            packed, ZSTD_getFrameContentSize(packed.data(), packed.size()), "table");
+        nlohmann::json table = nlohmann::json::parse(text.begin(), text.end());
+        table["regions"][1]["warmup"] = 100;
+        table["regions"][1]["length"] = 0;
+        const std::string edited = table.dump();
+        auto repacked = zstd::compress(
+            {reinterpret_cast<const std::uint8_t*>(edited.data()), edited.size()}, 3);
+        const std::uint32_t tableCrc = crc32(repacked.data(), repacked.size());
+        for (int b = 0; b < 4; ++b)
+            repacked.push_back(static_cast<std::uint8_t>(tableCrc >> (8 * b)));
+        bytes.resize(metadataOffset);
+        bytes.insert(bytes.end(), repacked.begin(), repacked.end());
+        for (int b = 0; b < 8; ++b)
+            bytes[24 + b] = static_cast<char>(std::uint64_t(repacked.size()) >> (8 * b));
+        const std::uint32_t crc = crc32(reinterpret_cast<const unsigned char*>(bytes.data()), 60);
+        for (int b = 0; b < 4; ++b)
+            bytes[60 + b] = static_cast<char>(crc >> (8 * b));
+        writeBytes(old, bytes);
+        try {
+            TraceReader reader(old.toStdString());
+            QFAIL("a region with no measured instructions was read");
+        } catch (const TraceFormatError& e) {
+            QVERIFY2(QString(e.what()).contains("region 1 has no measured instructions"), e.what());
+        }
     }
 
     void summaryCountsClasses() {
@@ -243,6 +289,48 @@ private slots:
             QVERIFY(region.warmState.empty());
         }
         QCOMPARE(readAll(old).size(), records.size());
+    }
+
+    // Issue 23: the region table's zstd frame declared its size and the reader allocated it
+    // (up to 1 GiB) before finding the frame far too short. A 17-byte frame declaring 512 MiB
+    // is now refused without the allocation.
+    void regionTableSizeIsBoundedByTheBytesPresent() {
+        const QString path = writeTrace("bomb.ctrace", makeRandomRecords(200, 4), 100);
+        auto bytes = readBytes(path);
+        const auto u64 = [&](std::size_t at) {
+            std::uint64_t v = 0;
+            for (int b = 7; b >= 0; --b)
+                v = v << 8 | static_cast<unsigned char>(bytes[at + b]);
+            return v;
+        };
+        const std::uint64_t metadataOffset = u64(16);
+        // One 10-byte RLE block in a frame whose header declares 2^29 bytes, then its CRC.
+        std::vector<unsigned char> table = {0x28, 0xB5, 0x2F, 0xFD, 0xE0, 0, 0, 0,  0x20,
+                                            0,    0,    0,    0,    0x53, 0, 0, '{'};
+        const std::uint32_t tableCrc = crc32(table.data(), table.size());
+        for (int b = 0; b < 4; ++b)
+            table.push_back(static_cast<unsigned char>(tableCrc >> (8 * b)));
+        bytes.resize(metadataOffset);
+        bytes.insert(bytes.end(), table.begin(), table.end());
+        for (int b = 0; b < 8; ++b)
+            bytes[24 + b] = static_cast<char>(std::uint64_t(table.size()) >> (8 * b));
+        const std::uint32_t crc = crc32(reinterpret_cast<const unsigned char*>(bytes.data()), 60);
+        for (int b = 0; b < 4; ++b)
+            bytes[60 + b] = static_cast<char>(crc >> (8 * b));
+        writeBytes(path, bytes);
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        try {
+            TraceReader reader(path.toStdString());
+            QFAIL("a region table declaring 512 MiB in 17 bytes was accepted");
+        } catch (const TraceFormatError& e) {
+            QVERIFY2(QString(e.what()).contains("corrupt region table"), e.what());
+            QCOMPARE(e.byteOffset(), metadataOffset);
+        }
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        QVERIFY2(after.ru_maxrss - before.ru_maxrss < 64 * 1024, // kB
+                 qPrintable(QString::number(after.ru_maxrss - before.ru_maxrss)));
     }
 
     void wrongVersion() {
