@@ -1,6 +1,7 @@
 #include "SimulateCommand.h"
 
 #include "analysis/WarmState.h"
+#include "common/ConcordeError.h"
 #include "refsim/ReferenceSimulator.h"
 #include "trace/TraceReader.h"
 
@@ -59,7 +60,9 @@ int SimulateCommand::run(std::ostream& out, std::ostream&) {
     }
     report["instructions"] = totalInstructions;
     report["cycles"] = totalCycles;
-    report["cpi"] = totalInstructions ? double(totalCycles) / double(totalInstructions) : 0.0;
+    if (totalInstructions == 0) // no CPI to report: never print 0 or NaN as one
+        throw badInput(workload_.trace + ": the selected regions hold no measured instructions");
+    report["cpi"] = double(totalCycles) / double(totalInstructions);
     report["simulated_instructions_per_second"] = seconds > 0 ? totalInstructions / seconds : 0.0;
 
     if (json_) {

@@ -1,5 +1,6 @@
 #include "ValidateDbCommand.h"
 
+#include "explore/ModelCheck.h"
 #include "store/DatabaseValidator.h"
 
 #include <CLI/CLI.hpp>
@@ -12,7 +13,9 @@ std::string ValidateDbCommand::description() const {
            "every table, view and column, the grid and its memory configurations and series\n"
            "keys, and for every region that every series group the grid requires is present\n"
            "and decodes (sizes, CRC-32, values), that its trace records decode, and that every\n"
-           "label decodes and is consistent. Prints every problem found.\n\n"
+           "label decodes and is consistent. Then it loads every model as the explorer does\n"
+           "(layout, weights, normalisation, linear baseline, measured accuracy) and runs it\n"
+           "on a region. Prints every problem found.\n\n"
            "Exit code: 0 when the database is clean, 1 when problems were found, 2 when the\n"
            "file is missing or not a feature database at all.\n";
 }
@@ -22,7 +25,15 @@ void ValidateDbCommand::declare(CLI::App& app) {
 }
 
 int ValidateDbCommand::run(std::ostream& out, std::ostream& err) {
-    const auto report = DatabaseValidator::validate(db_);
+    auto report = DatabaseValidator::validate(db_);
+    // The blobs can all decode and the model still not load: check what the explorer will use.
+    ModelCheck::Report models;
+    try {
+        models = ModelCheck::run(db_);
+    } catch (const std::exception& e) {
+        models.problems.push_back(std::string("cannot check the models: ") + e.what());
+    }
+    report.problems.insert(report.problems.end(), models.problems.begin(), models.problems.end());
     if (!report.clean()) {
         err << db_ << ": " << report.problems.size() << " problem"
             << (report.problems.size() == 1 ? "" : "s") << ":\n";
@@ -32,7 +43,8 @@ int ValidateDbCommand::run(std::ostream& out, std::ostream& err) {
     }
     out << db_ << ": OK — " << report.regions << " regions (" << report.completeRegions
         << " complete), " << report.seriesGroups << " series groups (" << report.series
-        << " series) and " << report.labels << " labels checked\n";
+        << " series), " << report.labels << " labels and " << models.models << " model"
+        << (models.models == 1 ? "" : "s") << " checked\n";
     return 0;
 }
 

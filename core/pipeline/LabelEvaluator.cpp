@@ -1,13 +1,14 @@
 #include "pipeline/LabelEvaluator.h"
 
 #include "common/ConcordeError.h"
+#include "explore/DatabasePredictor.h"
 #include "features/FeatureAssembler.h"
 #include "ml/CpiModel.h"
 #include "params/ParameterSpace.h"
-#include "explore/DatabasePredictor.h"
 #include "store/FeatureDatabase.h"
 #include "store/StoredRegionSeries.h"
 
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -22,8 +23,13 @@ LabelEvaluator::Result LabelEvaluator::evaluate(FeatureDatabase& database, const
     for (const auto& p : database.programs())
         programs[p.id] = p.name;
     std::map<std::int64_t, std::vector<LabelRow>> byRegion;
-    for (auto& label : database.labels())
+    for (auto& label : database.labels()) {
+        // A relative error against a CPI of 0 is infinite: refuse the label rather than print it.
+        if (!std::isfinite(label.cpi) || !(label.cpi > 0))
+            throw badInput(database.path().string() + ": label " + std::to_string(label.id) +
+                           " has CPI " + std::to_string(label.cpi) + "; run concorde validate-db");
         byRegion[label.regionId].push_back(std::move(label));
+    }
     if (byRegion.empty())
         throw badInput(database.path().string() +
                        " holds no labels; add some with concorde label --db " +

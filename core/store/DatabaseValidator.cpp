@@ -210,6 +210,9 @@ DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::pat
                 throw badInput(e.what());
             }
             if (parsed.toAssignments() != label.configKey)
+            if (!std::isfinite(label.cpi) || !(label.cpi > 0))
+                throw badInput(what + ": cpi " + std::to_string(label.cpi) +
+                               " is not a positive number");
                 throw badInput(what + ": config_key does not match config_json");
             if (label.instructions == 0 ||
                 std::fabs(label.cpi - double(label.cycles) / double(label.instructions)) >

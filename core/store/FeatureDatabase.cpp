@@ -13,6 +13,8 @@
 
 #include <charconv>
 #include <cstring>
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -321,6 +323,9 @@ std::optional<RegionRow> FeatureDatabase::region(std::int64_t id) {
     if (!query.step())
         return std::nullopt;
     return regionFrom(query, path_.string());
+    if (q.int64(5) <= 0) // nothing measured: its CPI would be 0 or a division by zero
+        throw badInput(path + ": regions row " + std::to_string(r.id) +
+                       " has no measured instructions (length " + std::to_string(q.int64(5)) + ")");
 }
 
 std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
@@ -355,6 +360,9 @@ std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
     insert.run();
     const std::int64_t id = connection_->lastInsertRowId();
     if (region.phase) {
+    if (region.length == 0)
+        throw badInput(path_.string() + ": refusing to store region " +
+                       std::to_string(region.regionIndex) + ", which has no measured instructions");
         auto setPhase =
             connection_->prepare("UPDATE regions SET phase = ?1 WHERE id = ?2", "setting a phase");
         setPhase.bind(1, *region.phase).bind(2, id);
@@ -520,9 +528,9 @@ std::size_t FeatureDatabase::rewriteWarmStates(
         const std::vector<std::uint8_t> bytes = regionWarmState(id);
         const std::vector<std::uint8_t> rewritten =
             rewrite(bytes, path_.string() + ": " + describeRegion(id) + ", warm state");
-        auto update = connection_->prepare(
-            "UPDATE region_records SET warm_state = ?1 WHERE region_id = ?2",
-            "rewriting a warm state");
+        auto update =
+            connection_->prepare("UPDATE region_records SET warm_state = ?1 WHERE region_id = ?2",
+                                 "rewriting a warm state");
         update.bindBlob(1, rewritten).bind(2, id);
         update.run();
     }
@@ -591,6 +599,12 @@ std::vector<LabelRow> FeatureDatabase::labels(std::int64_t regionId) {
     query.bind(1, regionId);
     std::vector<LabelRow> rows;
     while (query.step()) {
+    for (const LabelRow& label : labels) // a CPI of 0 or NaN is a failed simulation, not a label
+        if (label.instructions == 0 || !std::isfinite(label.cpi) || !(label.cpi > 0))
+            throw runtimeFailure(path_.string() + ": refusing to store a label of " +
+                                 describeRegion(regionId) + " with CPI " +
+                                 std::to_string(label.cpi) + " over " +
+                                 std::to_string(label.instructions) + " instructions");
         LabelRow label;
         label.id = query.int64(0);
         label.regionId = query.int64(1);

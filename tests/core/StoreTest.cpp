@@ -578,6 +578,38 @@ private slots:
         }
     }
 
+    // Issue 23: build-db and label stored a region with nothing measured and labels of CPI 0,
+    // which evaluate turned into "inf %". Both are refused when written and when read.
+    void nothingMeasuredIsRefusedWrittenAndRead() {
+        const auto path = copyOf(builtDatabase(), "zero.sqlite");
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(path);
+            const RegionRow first = db.regions().front();
+            RegionRow empty = first;
+            empty.regionIndex = 99;
+            empty.length = 0;
+            QVERIFY(errorOf([&] { db.ensureRegion(empty); }).contains("no measured instructions"));
+            LabelRow label;
+            label.configJson = CoreConfig{}.toJson().dump();
+            label.configKey = CoreConfig{}.toAssignments();
+            label.source = "test";
+            label.instructions = 1000;
+            label.cycles = 0;
+            label.cpi = 0;
+            QVERIFY(errorOf([&] { db.writeLabels(first.id, {label}); }).contains("CPI 0"));
+            label.cpi = std::numeric_limits<double>::quiet_NaN();
+            QVERIFY(errorOf([&] { db.writeLabels(first.id, {label}); }).contains("CPI"));
+            QVERIFY(db.labels().empty());
+        }
+        {
+            SqliteConnection c(path, SqliteConnection::Mode::ReadWrite);
+            c.exec("UPDATE regions SET length = 0 WHERE id = (SELECT min(id) FROM regions)",
+                   "damaging");
+        }
+        FeatureDatabase db = FeatureDatabase::openReadOnly(path);
+        QVERIFY(errorOf([&] { db.regions(); }).contains("no measured instructions"));
+    }
+
     // Building again skips complete regions; a different grid or window is refused.
     void rebuildSkipsAndChecksSettings() {
         const auto path = copyOf(builtDatabase(), "again.sqlite");

@@ -275,6 +275,14 @@ private slots:
     void infoDescribesATrace() {
         const QString path = dir_.filePath("mix.ctrace");
         {
+        // Issue 23: a warm-up that eats the whole trace wrote a region of 0 measured
+        // instructions with exit 0; simulate then printed CPI 0. Refused, and no file written.
+        const QString empty = dir_.filePath("all-warmup.ctrace");
+        const Run eaten =
+            runConcorde({"import-champsim", exported, "-o", empty, "--warmup", "100000000"});
+        QCOMPARE(eaten.exitCode, 2);
+        QVERIFY2(eaten.err.contains("no measured instructions"), qPrintable(eaten.err));
+        QVERIFY(!QFile::exists(empty));
             TraceInfo info;
             info.commandLine = "handmade";
             info.source = "unit-test";

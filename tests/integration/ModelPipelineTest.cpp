@@ -3,11 +3,13 @@
 // small grid so that it fits in CI. The model must beat the min-of-bounds baseline on regions
 // it never saw, and predictions must follow the documented JSON contract.
 #include "../support/ConcordeProcess.h"
+#include "store/SqliteConnection.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -21,6 +23,54 @@ const QString kSamples = QString(CONCORDE_SOURCE_DIR) + "/data/samples/";
 
 QJsonObject json(const ConcordeRun& run) {
     return QJsonDocument::fromJson(run.out.toUtf8()).object();
+}
+
+/// Why `value` (at `where`) is not a number a user can trust, or empty: no NaN or infinity
+/// (spelled out, or as JSON null, which is how nlohmann writes NaN), and no CPI of 0 or less.
+/// Null is allowed only for the fields documented as optional ("phase": not clustered yet).
+QString untrustworthy(const QJsonValue& value, const QString& where) {
+    static const QStringList kMayBeNull = {"phase"};
+    if (value.isNull() && !kMayBeNull.contains(where.section('.', -1)))
+        return where + " is null (NaN?)";
+    if (value.isDouble()) {
+        const double v = value.toDouble();
+        if (!std::isfinite(v))
+            return where + " is not finite";
+        const QString key = where.section('.', -1).toLower();
+        if ((key == "cpi" || key.endsWith("_cpi")) && !(v > 0))
+            return where + " is a CPI of " + QString::number(v);
+    }
+    if (value.isArray()) {
+        const QJsonArray array = value.toArray();
+        for (qsizetype i = 0; i < array.size(); ++i)
+            if (QString why = untrustworthy(array[i], QString("%1[%2]").arg(where).arg(i));
+                !why.isEmpty())
+                return why;
+    }
+    if (value.isObject()) {
+        const QJsonObject object = value.toObject();
+        for (auto it = object.begin(); it != object.end(); ++it)
+            if (QString why = untrustworthy(it.value(), where + "." + it.key()); !why.isEmpty())
+                return why;
+    }
+    return {};
+}
+
+/// A command's --json output: exit 0, valid JSON, no nan or inf in the text or the values.
+QString checkJsonOutput(const ConcordeRun& run, const QString& command) {
+    if (run.exitCode != 0)
+        return command + " exited " + QString::number(run.exitCode) + ": " + run.err;
+    static const QRegularExpression word(R"(\b-?(nan|inf|infinity)\b)",
+                                         QRegularExpression::CaseInsensitiveOption);
+    if (const auto match = word.match(run.out); match.hasMatch())
+        return command + " printed " + match.captured(0);
+    QJsonParseError error;
+    const QJsonDocument document = QJsonDocument::fromJson(run.out.toUtf8(), &error);
+    if (document.isNull())
+        return command + " printed no JSON: " + error.errorString();
+    return untrustworthy(document.isObject() ? QJsonValue(document.object())
+                                             : QJsonValue(document.array()),
+                         command);
 }
 
 } // namespace
@@ -85,6 +135,8 @@ private slots:
             runConcorde({"train", "--dataset", dataset_, "--db", db_, "--hidden", "32", "--epochs",
                          "200", "--batch", "32", "--patience", "30", "--json"});
         QVERIFY2(train.exitCode == 0, qPrintable(train.err));
+        const QString trainCheck = checkJsonOutput(train, "train");
+        QVERIFY2(trainCheck.isEmpty(), qPrintable(trainCheck));
         const QJsonObject metrics = json(train);
         QVERIFY(metrics["training"].toObject()["epochs_run"].toInt() >= 1);
 
@@ -179,6 +231,80 @@ private slots:
         QCOMPARE(runConcorde({"evaluate", "--db", db_, "--record"}).exitCode, 0);
         const ConcordeRun info = runConcorde({"info", db_, "--json"});
         QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+    }
+
+    // Issue 23: validate-db said OK on a database whose model could not be loaded (its parts
+    // disagree), which the explorer then refused. It loads and runs every model now.
+    void validateDbLoadsAndRunsTheModel() {
+        const ConcordeRun good = runConcorde({"validate-db", db_});
+        QVERIFY2(good.exitCode == 0, qPrintable(good.err));
+        QVERIFY2(good.out.contains("1 model checked"), qPrintable(good.out));
+        const QString broken = path("broken-model.sqlite");
+        QVERIFY(QFile::copy(db_, broken));
+        {
+            concorde::SqliteConnection connection(broken.toStdString(),
+                                                  concorde::SqliteConnection::Mode::ReadWrite);
+            connection.exec(
+                R"(UPDATE models SET normalisation_json = '{"mean": [0], "scale": [1]}')",
+                "damaging the model");
+        }
+        const ConcordeRun bad = runConcorde({"validate-db", broken});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains("model '") && bad.err.contains("cannot be loaded"),
+                 qPrintable(bad.err));
+        // The explorer's loader refuses it too, which is what validate-db must foresee.
+        QCOMPARE(runConcorde({"predict", "--db", broken, "--program", "xz-compress"}).exitCode, 2);
+    }
+
+    // Issue 23: no command may print nan, inf or a CPI of 0 and exit 0. Every command with
+    // --json, on the database and model built above; train's output is checked where it runs.
+    void everyJsonOutputIsFinite() {
+        const QString trace = kSamples + "gzip-decompress.ctrace";
+        // Shapley between two configurations on the test grid, as predict prints them.
+        const auto configFile = [&](int rob) {
+            const ConcordeRun run = predict("xz-compress", rob, {"--json"});
+            const QString why = checkJsonOutput(run, "predict");
+            const QString file = path(QString("config-%1.json").arg(rob));
+            QFile out(file);
+            if (why.isEmpty() && out.open(QIODevice::WriteOnly))
+                out.write(QJsonDocument(json(run)["config"].toObject()).toJson());
+            return why.isEmpty() ? file : why;
+        };
+        const QString small = configFile(64), large = configFile(256);
+        QVERIFY2(small.endsWith(".json") && large.endsWith(".json"),
+                 qPrintable(small + " " + large));
+        QStringList all = {"predict", "--db", db_, "--all", "--json"};
+        const QJsonObject smallConfig = [&] {
+            QFile in(small);
+            return in.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(in.readAll()).object()
+                                                : QJsonObject();
+        }();
+        for (auto it = smallConfig.begin(); it != smallConfig.end(); ++it)
+            all << "--set" << it.key() + "=" + it.value().toVariant().toString();
+        const QList<QStringList> commands = {
+            {"info", "--json", trace},
+            {"info", "--json", db_},
+            {"simulate", trace, "--region", "0", "--preset", "little", "--json"},
+            {"bounds", trace, "--region", "0", "--preset", "n1-like", "--json"},
+            {"diagnose", "--group", "latency", "--json"},
+            all,
+            {"evaluate", "--dataset", dataset_, "--db", db_, "--json"},
+            {"evaluate", "--db", db_, "--json"},
+            {"shapley", "--db", db_, "--program", "gzip-decompress", "--baseline", small,
+             "--target", large, "--json"},
+            {"phases", "--db", db_, "--all", "--json"},
+        };
+        for (const QStringList& args : commands) {
+            const QString why = checkJsonOutput(runConcorde(args), args.join(' '));
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
+        // The check itself catches what it is for.
+        QVERIFY(!checkJsonOutput({0, R"({"cpi": NaN})", {}}, "x").isEmpty());
+        QVERIFY(!checkJsonOutput({0, R"({"a": {"cpi": 0}})", {}}, "x").isEmpty());
+        QVERIFY(!checkJsonOutput({0, R"({"a": [1, null]})", {}}, "x").isEmpty());
+        QVERIFY(!checkJsonOutput({0, R"({"err": "12 inf %"})", {}}, "x").isEmpty());
+        QVERIFY(
+            checkJsonOutput({0, R"({"information": 1, "min_bound_cpi": 0.5})", {}}, "x").isEmpty());
     }
 };
 
