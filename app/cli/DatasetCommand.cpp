@@ -88,6 +88,10 @@ int DatasetCommand::run(std::ostream& out, std::ostream& err) {
         return DatasetBuilder::fromTraces(traces, GridDescription::resolve(grid_), output_,
                                           options_, job);
     });
+    if (summary.removed > 0)
+        out << "repaired:   " << summary.removed << " damaged sample"
+            << (summary.removed == 1 ? "" : "s")
+            << " removed and drawn again (first: " << summary.firstRemovedProblem << ")\n";
     out << "dataset:    " << output_ << "\n"
         << "samples:    " << summary.written << " drawn, " << summary.existing
         << " already present, " << summary.total << " in the file\n"

@@ -43,8 +43,7 @@ int LabelCommand::run(std::ostream& out, std::ostream& err) {
         throw usageError("nothing to label: give --configs N and/or --presets");
     if (presets_)
         options_.presets = ConfigOptions::loadPresets().presets();
-    if (!FeatureDatabase::isSqliteFile(db_))
-        FeatureDatabase::openReadOnly(db_); // the precise missing/empty/not-SQLite error
+    FeatureDatabase::requireSqliteFile(db_);
 
     FeatureDatabase db = FeatureDatabase::openForWriting(db_);
     JobRunner runner(err, "label");

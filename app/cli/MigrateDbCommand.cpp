@@ -34,8 +34,7 @@ int MigrateDbCommand::run(std::ostream& out, std::ostream&) {
     int before = 0;
     {
         // Read the version first (read-only: a newer or foreign file is reported, not touched).
-        if (!FeatureDatabase::isSqliteFile(path))
-            throw badInput(path.string() + " is not an SQLite database");
+        FeatureDatabase::requireSqliteFile(path);
         SqliteConnection probe(path, SqliteConnection::Mode::ReadOnly);
         before = SchemaMigrations::versionOf(probe);
         if (before == 0)

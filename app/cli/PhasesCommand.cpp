@@ -45,8 +45,7 @@ void PhasesCommand::declare(CLI::App& app) {
 
 int PhasesCommand::run(std::ostream& out, std::ostream&) {
     std::vector<std::string> names = programs_.requested();
-    if (!FeatureDatabase::isSqliteFile(db_))
-        FeatureDatabase::openReadOnly(db_); // the precise missing/empty/not-SQLite error
+    FeatureDatabase::requireSqliteFile(db_);
 
     FeatureDatabase db = FeatureDatabase::openForWriting(db_);
     if (names.empty())

@@ -78,6 +78,8 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
     settings.gridText = GridDescription::canonicalText(grid);
     settings.layoutJson = assembler.layout().toJson().dump();
     DatasetFile file = DatasetFile::openForWriting(output, settings);
+    // Resume only onto rows that read back: damaged ones are removed and drawn again.
+    const std::vector<DatasetFile::RemovedSample> removed = file.removeDamagedSamples();
     const std::set<std::int64_t> existing = file.sampleIds();
     std::map<std::int64_t, DatasetFile::StoredLabel> reusable;
     if (!options.labelsFrom.empty()) {
@@ -93,6 +95,9 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
         cumulative.push_back(total += static_cast<double>(r.length));
     std::map<std::size_t, RegionWork> work;
     DatasetBuilder::Summary summary;
+    summary.removed = removed.size();
+    if (!removed.empty())
+        summary.firstRemovedProblem = removed.front().problem;
     for (std::size_t i = 0; i < options.samples; ++i) {
         const auto id = static_cast<std::int64_t>(i);
         if (existing.contains(id)) {

@@ -47,6 +47,10 @@ public:
     struct Summary {
         std::size_t written = 0;
         std::size_t existing = 0; ///< draws already in the file
+        /// Rows already in the file that failed their check (a crash, damage), removed before
+        /// resuming and drawn again; the first one's problem says what was wrong.
+        std::size_t removed = 0;
+        std::string firstRemovedProblem;
         std::size_t regions = 0;
         std::size_t total = 0; ///< samples in the file afterwards
         double seconds = 0;

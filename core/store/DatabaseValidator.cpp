@@ -62,8 +62,7 @@ void checkStructure(DatabaseValidator::Report& report, const std::filesystem::pa
 
 DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::path& path) {
     Report report;
-    if (!FeatureDatabase::isSqliteFile(path))
-        FeatureDatabase::openReadOnly(path); // throws the precise "missing/empty/not SQLite" error
+    FeatureDatabase::requireSqliteFile(path); // the precise "missing/unreadable/..." error
     {
         // Another application's SQLite file (or an empty one) is not a damaged feature database:
         // report it like a file of the wrong kind. A file too damaged to list its tables is left
@@ -210,10 +209,10 @@ DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::pat
                 throw badInput(e.what());
             }
             if (parsed.toAssignments() != label.configKey)
+                throw badInput(what + ": config_key does not match config_json");
             if (!std::isfinite(label.cpi) || !(label.cpi > 0))
                 throw badInput(what + ": cpi " + std::to_string(label.cpi) +
                                " is not a positive number");
-                throw badInput(what + ": config_key does not match config_json");
             if (label.instructions == 0 ||
                 std::fabs(label.cpi - double(label.cycles) / double(label.instructions)) >
                     1e-9 * label.cpi)

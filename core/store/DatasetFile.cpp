@@ -1,12 +1,14 @@
 #include "store/DatasetFile.h"
 
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 #include "features/FeatureVectorCodec.h"
 #include "store/FeatureDatabase.h"
 #include "store/SqliteConnection.h"
 #include "store/SqliteStatement.h"
 #include "store/SqliteTransaction.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace concorde {
@@ -62,11 +64,16 @@ DatasetSettings DatasetFile::readSettings(SqliteConnection& connection,
     DatasetSettings settings;
     try {
         settings.seed = std::stoull(metaValue(connection, "seed").value_or(""));
-        settings.holdOut = nlohmann::json::parse(metaValue(connection, "hold_out").value_or("[]"))
-                               .get<std::vector<std::string>>();
     } catch (const std::exception& e) {
-        throw badInput(name + ": malformed dataset meta (seed or hold_out): " + e.what());
+        throw badInput(name + ": malformed dataset meta.seed: " + e.what());
     }
+    const std::string holdOutWhat = name + ": meta.hold_out";
+    const nlohmann::json holdOut = JsonFields::requireArray(
+        JsonFields::parse(metaValue(connection, "hold_out").value_or("[]"), holdOutWhat),
+        holdOutWhat);
+    for (std::size_t i = 0; i < holdOut.size(); ++i)
+        settings.holdOut.push_back(
+            JsonFields::requireString(holdOut[i], holdOutWhat + "[" + std::to_string(i) + "]"));
     settings.sources = metaValue(connection, "sources").value_or("");
     settings.gridText = metaValue(connection, "grid").value_or("");
     settings.layoutJson = metaValue(connection, "layout").value_or("");
@@ -166,7 +173,7 @@ FeatureLayout DatasetFile::layout() const {
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(settings_.layoutJson);
-    } catch (const std::exception& e) {
+    } catch (const nlohmann::json::exception& e) {
         throw badInput(path_.string() + ": malformed feature layout in meta: " + e.what());
     }
     return FeatureLayout::fromJson(json, path_.string());
@@ -208,36 +215,68 @@ void DatasetFile::write(const std::vector<DatasetSample>& samples) {
     transaction.commit();
 }
 
+namespace {
+
+constexpr const char* kSampleColumns =
+    "SELECT id, program, region_index, split, config_json, cpi, min_bound_cpi, instructions, "
+    "features FROM samples";
+
+} // namespace
+
+DatasetSample DatasetFile::decodeSample(SqliteStatement& query, std::size_t width) const {
+    DatasetSample s;
+    s.id = query.int64(0);
+    const std::string what = path_.string() + ": sample " + std::to_string(s.id);
+    s.program = query.text(1);
+    s.regionIndex = static_cast<std::uint32_t>(query.int64(2));
+    s.split = query.text(3);
+    s.config = CoreConfig::fromJson(JsonFields::parse(query.text(4), what + ": configuration"),
+                                    true, what);
+    s.cpi = query.real(5);
+    s.minBoundCpi = query.real(6);
+    if (!std::isfinite(s.cpi) || !(s.cpi > 0) || !std::isfinite(s.minBoundCpi) ||
+        !(s.minBoundCpi > 0))
+        throw badInput(what + ": CPI must be positive");
+    s.instructions = static_cast<std::uint64_t>(query.int64(7));
+    s.features = FeatureVectorCodec::decode(query.blob(8), width, what);
+    return s;
+}
+
 std::vector<DatasetSample> DatasetFile::samples(const std::set<std::string>& splits) {
     const std::size_t width = layout().width();
     std::vector<DatasetSample> out;
-    auto query = connection_->prepare(
-        "SELECT id, program, region_index, split, config_json, cpi, min_bound_cpi, instructions, "
-        "features FROM samples ORDER BY id",
-        "reading samples");
+    auto query =
+        connection_->prepare(std::string(kSampleColumns) + " ORDER BY id", "reading samples");
     while (query.step()) {
-        DatasetSample s;
-        s.split = query.text(3);
-        if (!splits.empty() && !splits.contains(s.split))
+        if (!splits.empty() && !splits.contains(query.text(3)))
             continue;
-        s.id = query.int64(0);
-        const std::string what = path_.string() + ": sample " + std::to_string(s.id);
-        s.program = query.text(1);
-        s.regionIndex = static_cast<std::uint32_t>(query.int64(2));
-        try {
-            s.config = CoreConfig::fromJson(nlohmann::json::parse(query.text(4)), true, what);
-        } catch (const nlohmann::json::exception& e) {
-            throw badInput(what + ": malformed configuration: " + e.what());
-        }
-        s.cpi = query.real(5);
-        s.minBoundCpi = query.real(6);
-        if (!(s.cpi > 0) || !(s.minBoundCpi > 0))
-            throw badInput(what + ": CPI must be positive");
-        s.instructions = static_cast<std::uint64_t>(query.int64(7));
-        s.features = FeatureVectorCodec::decode(query.blob(8), width, what);
-        out.push_back(std::move(s));
+        out.push_back(decodeSample(query, width));
     }
     return out;
+}
+
+std::vector<DatasetFile::RemovedSample> DatasetFile::removeDamagedSamples() {
+    const std::size_t width = layout().width();
+    std::vector<RemovedSample> removed;
+    {
+        auto query =
+            connection_->prepare(std::string(kSampleColumns) + " ORDER BY id", "checking samples");
+        while (query.step()) {
+            try {
+                decodeSample(query, width);
+            } catch (const ConcordeError& e) {
+                removed.push_back({query.int64(0), e.what()});
+            }
+        }
+    }
+    if (removed.empty())
+        return removed;
+    SqliteTransaction transaction(*connection_);
+    auto erase = connection_->prepare("DELETE FROM samples WHERE id = ?1", "removing samples");
+    for (const RemovedSample& sample : removed)
+        erase.bind(1, sample.id).run();
+    transaction.commit();
+    return removed;
 }
 
 } // namespace concorde

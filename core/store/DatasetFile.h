@@ -14,6 +14,8 @@
 
 namespace concorde {
 
+class SqliteStatement;
+
 class SqliteConnection;
 
 /// One training or evaluation sample: a region, a configuration on the grid, the raw feature
@@ -84,12 +86,25 @@ public:
     /// Samples (features decoded and checked against the layout's width), in id order; only
     /// those whose split is in `splits` when it is non-empty.
     std::vector<DatasetSample> samples(const std::set<std::string>& splits = {});
+    /// A sample that failed its check and was removed: its id and what was wrong.
+    struct RemovedSample {
+        std::int64_t id = 0;
+        std::string problem;
+    };
+    /// Checks every stored sample exactly as samples() reads it and deletes, in one transaction,
+    /// those that fail (left by a crash or damage): a resumed run draws them again instead of
+    /// appending to rows that training would later reject. Returns what was removed.
+    std::vector<RemovedSample> removeDamagedSamples();
 
 private:
     DatasetFile(std::filesystem::path path, std::unique_ptr<SqliteConnection> connection,
                 DatasetSettings settings);
     static DatasetSettings readSettings(SqliteConnection& connection,
                                         const std::filesystem::path& path);
+    /// One row of the query in samples() (columns id, program, region_index, split, config_json,
+    /// cpi, min_bound_cpi, instructions, features) decoded and checked; a bad-input error naming
+    /// the sample if it is malformed.
+    DatasetSample decodeSample(SqliteStatement& query, std::size_t width) const;
 
     std::filesystem::path path_;
     std::unique_ptr<SqliteConnection> connection_;

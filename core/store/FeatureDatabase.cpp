@@ -11,10 +11,11 @@
 #include "store/SqliteStatement.h"
 #include "store/SqliteTransaction.h"
 
+#include <cerrno>
 #include <charconv>
-#include <cstring>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -26,22 +27,53 @@ constexpr char kSqliteMagic[16] = {'S', 'Q', 'L', 'i', 't', 'e', ' ', 'f',
 constexpr int kSeriesEncoding = 1;
 constexpr int kRecordsEncoding = 1;
 
-enum class FileState { Missing, Empty, Sqlite, Other };
+enum class FileState { Missing, Empty, Sqlite, Other, Directory, Unreadable };
 
-FileState inspect(const std::filesystem::path& path) {
+struct Inspection {
+    FileState state;
+    std::string reason; ///< why an Unreadable file cannot be read (strerror)
+};
+
+/// What is at `path`, telling "cannot read it" (permissions, a directory) apart from "read it
+/// and it is not SQLite", so that users get the real cause.
+Inspection inspect(const std::filesystem::path& path) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
-        return FileState::Missing;
+        return {ec ? FileState::Unreadable : FileState::Missing, ec ? ec.message() : ""};
     if (std::filesystem::is_directory(path, ec))
-        return FileState::Other;
-    if (std::filesystem::file_size(path, ec) == 0 && !ec)
-        return FileState::Empty;
-    std::ifstream in(path, std::ios::binary);
+        return {FileState::Directory, {}};
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file)
+        return {FileState::Unreadable, std::strerror(errno)};
     char head[16] = {};
-    in.read(head, sizeof head);
-    if (in.gcount() == sizeof head && std::memcmp(head, kSqliteMagic, sizeof head) == 0)
-        return FileState::Sqlite;
-    return FileState::Other;
+    const std::size_t got = std::fread(head, 1, sizeof head, file);
+    const bool failed = std::ferror(file) != 0;
+    const int error = errno;
+    std::fclose(file);
+    if (failed)
+        return {FileState::Unreadable, std::strerror(error)};
+    if (got == 0)
+        return {FileState::Empty, {}};
+    if (got == sizeof head && std::memcmp(head, kSqliteMagic, sizeof head) == 0)
+        return {FileState::Sqlite, {}};
+    return {FileState::Other, {}};
+}
+
+/// The bad-input error for a file that inspect() found unusable as a database.
+ConcordeError unusableFile(const std::filesystem::path& path, const Inspection& found) {
+    const std::string name = path.string();
+    switch (found.state) {
+    case FileState::Missing:
+        return badInput("no such database file: " + name);
+    case FileState::Directory:
+        return badInput(name + " is a directory, not a Concorde feature database");
+    case FileState::Unreadable:
+        return badInput("cannot read " + name + ": " + found.reason);
+    case FileState::Empty:
+        return badInput(name + " is empty, not a Concorde feature database");
+    default:
+        return badInput(name + " is not an SQLite database (not a Concorde feature database)");
+    }
 }
 
 std::uint64_t parseUnsigned(const std::string& text, const std::string& what) {
@@ -66,21 +98,17 @@ FeatureDatabase::~FeatureDatabase() {
 }
 
 bool FeatureDatabase::isSqliteFile(const std::filesystem::path& path) {
-    return inspect(path) == FileState::Sqlite;
+    return inspect(path).state == FileState::Sqlite;
+}
+
+void FeatureDatabase::requireSqliteFile(const std::filesystem::path& path) {
+    if (const Inspection found = inspect(path); found.state != FileState::Sqlite)
+        throw unusableFile(path, found);
 }
 
 FeatureDatabase FeatureDatabase::openReadOnly(const std::filesystem::path& path) {
     const std::string name = path.string();
-    switch (inspect(path)) {
-    case FileState::Missing:
-        throw badInput("no such database file: " + name);
-    case FileState::Empty:
-        throw badInput(name + " is empty, not a Concorde feature database");
-    case FileState::Other:
-        throw badInput(name + " is not an SQLite database (not a Concorde feature database)");
-    case FileState::Sqlite:
-        break;
-    }
+    requireSqliteFile(path);
     auto connection = std::make_unique<SqliteConnection>(path, SqliteConnection::Mode::ReadOnly);
     const int version = SchemaMigrations::versionOf(*connection);
     if (version == 0)
@@ -101,7 +129,10 @@ FeatureDatabase FeatureDatabase::openReadOnly(const std::filesystem::path& path)
 FeatureDatabase FeatureDatabase::openForWriting(const std::filesystem::path& path,
                                                 int schemaVersion) {
     const std::string name = path.string();
-    if (inspect(path) == FileState::Other)
+    const Inspection existing = inspect(path);
+    if (existing.state == FileState::Directory || existing.state == FileState::Unreadable)
+        throw unusableFile(path, existing);
+    if (existing.state == FileState::Other)
         throw badInput(name + " exists and is not an SQLite database; refusing to overwrite it");
     auto connection = std::make_unique<SqliteConnection>(path, SqliteConnection::Mode::ReadWrite);
     // Fail before changing anything if this is another application's database.
@@ -292,6 +323,9 @@ RegionRow regionFrom(SqliteStatement& q, const std::string& path) {
     r.programStart = static_cast<std::uint64_t>(q.int64(3));
     r.warmup = static_cast<std::uint64_t>(q.int64(4));
     r.length = static_cast<std::uint64_t>(q.int64(5));
+    if (q.int64(5) <= 0) // nothing measured: its CPI would be 0 or a division by zero
+        throw badInput(path + ": regions row " + std::to_string(r.id) +
+                       " has no measured instructions (length " + std::to_string(q.int64(5)) + ")");
     if (!q.isNull(6))
         r.phase = q.int64(6);
     r.basicBlockVector =
@@ -323,12 +357,12 @@ std::optional<RegionRow> FeatureDatabase::region(std::int64_t id) {
     if (!query.step())
         return std::nullopt;
     return regionFrom(query, path_.string());
-    if (q.int64(5) <= 0) // nothing measured: its CPI would be 0 or a division by zero
-        throw badInput(path + ": regions row " + std::to_string(r.id) +
-                       " has no measured instructions (length " + std::to_string(q.int64(5)) + ")");
 }
 
 std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
+    if (region.length == 0)
+        throw badInput(path_.string() + ": refusing to store region " +
+                       std::to_string(region.regionIndex) + ", which has no measured instructions");
     auto find = connection_->prepare("SELECT id, program_start, warmup, length, "
                                      "functional_warmup FROM regions "
                                      "WHERE program_id = ?1 AND region_index = ?2",
@@ -360,9 +394,6 @@ std::int64_t FeatureDatabase::ensureRegion(const RegionRow& region) {
     insert.run();
     const std::int64_t id = connection_->lastInsertRowId();
     if (region.phase) {
-    if (region.length == 0)
-        throw badInput(path_.string() + ": refusing to store region " +
-                       std::to_string(region.regionIndex) + ", which has no measured instructions");
         auto setPhase =
             connection_->prepare("UPDATE regions SET phase = ?1 WHERE id = ?2", "setting a phase");
         setPhase.bind(1, *region.phase).bind(2, id);
@@ -568,6 +599,12 @@ std::set<std::string> FeatureDatabase::labelKeys(std::int64_t regionId) {
 
 std::size_t FeatureDatabase::writeLabels(std::int64_t regionId,
                                          const std::vector<LabelRow>& labels) {
+    for (const LabelRow& label : labels) // a CPI of 0 or NaN is a failed simulation, not a label
+        if (label.instructions == 0 || !std::isfinite(label.cpi) || !(label.cpi > 0))
+            throw runtimeFailure(path_.string() + ": refusing to store a label of " +
+                                 describeRegion(regionId) + " with CPI " +
+                                 std::to_string(label.cpi) + " over " +
+                                 std::to_string(label.instructions) + " instructions");
     SqliteTransaction transaction(*connection_);
     auto insert = connection_->prepare(
         "INSERT INTO labels (region_id, config_json, config_key, source, instructions, cycles, "
@@ -599,12 +636,6 @@ std::vector<LabelRow> FeatureDatabase::labels(std::int64_t regionId) {
     query.bind(1, regionId);
     std::vector<LabelRow> rows;
     while (query.step()) {
-    for (const LabelRow& label : labels) // a CPI of 0 or NaN is a failed simulation, not a label
-        if (label.instructions == 0 || !std::isfinite(label.cpi) || !(label.cpi > 0))
-            throw runtimeFailure(path_.string() + ": refusing to store a label of " +
-                                 describeRegion(regionId) + " with CPI " +
-                                 std::to_string(label.cpi) + " over " +
-                                 std::to_string(label.instructions) + " instructions");
         LabelRow label;
         label.id = query.int64(0);
         label.regionId = query.int64(1);

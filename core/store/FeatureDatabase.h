@@ -46,6 +46,10 @@ public:
                                           int schemaVersion = -1);
     /// True if the file starts with the SQLite magic "SQLite format 3\0".
     static bool isSqliteFile(const std::filesystem::path& path);
+    /// Throws a bad-input error saying why `path` is not an SQLite file: missing, a directory,
+    /// unreadable (with the system's reason, e.g. "Permission denied"), empty, or another kind
+    /// of file. Returns if it is one.
+    static void requireSqliteFile(const std::filesystem::path& path);
 
     FeatureDatabase(FeatureDatabase&&) noexcept;
     FeatureDatabase& operator=(FeatureDatabase&&) noexcept;

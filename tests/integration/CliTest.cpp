@@ -1,15 +1,20 @@
 // Runs the real `concorde` executable as a user would and checks its output and exit codes.
 #include "../support/ConcordeProcess.h"
+#include "store/DatasetFile.h"
+#include "store/SqliteConnection.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
+#include <unistd.h>
 
 using namespace concorde;
 
@@ -168,6 +173,29 @@ private slots:
         // regions a small draw reaches varies, but never more than the two there are.
         QVERIFY2(run.out.contains("1 sampled this run") || run.out.contains("2 sampled this run"),
                  qPrintable(run.out));
+        // Issue 23: resume appended onto damaged rows, which training then refused. Resume
+        // checks the rows there, removes the damaged ones, draws them again and says so.
+        {
+            SqliteConnection connection(dataset.toStdString(), SqliteConnection::Mode::ReadWrite);
+            connection.exec("UPDATE samples SET features = x'00' WHERE id = 3", "damaging");
+            connection.exec("UPDATE samples SET cpi = 0 WHERE id = 7", "damaging");
+            connection.exec("UPDATE samples SET config_json = '{\"rob\": null' WHERE id = 9",
+                            "damaging");
+        }
+        const QStringList again = {"dataset", "--traces", a,        b,         "--samples", "12",
+                                   "--out",   dataset,    "--grid", "default", "--jobs",    "2"};
+        const Run resumed = runConcorde(again);
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QVERIFY2(resumed.out.contains("3 damaged samples removed and drawn again") &&
+                     resumed.out.contains("sample 3") && resumed.out.contains("3 drawn") &&
+                     resumed.out.contains("12 in the file"),
+                 qPrintable(resumed.out));
+        QCOMPARE(DatasetFile::openReadOnly(dataset.toStdString()).samples().size(),
+                 std::size_t(12));
+        const Run clean = runConcorde(again);
+        QVERIFY2(clean.exitCode == 0 && !clean.out.contains("damaged") &&
+                     clean.out.contains("0 drawn, 12 already present"),
+                 qPrintable(clean.out));
         // A trace elsewhere on the line is not one of --traces'.
         const Run stray =
             runConcorde({"dataset", "--traces", a, "--samples", "12", "--out", dataset, b});
@@ -247,6 +275,14 @@ private slots:
                  a["taken_fraction_of_branches"].toDouble());
         QCOMPARE(runConcorde({"import-champsim", dir_.filePath("missing.xz"), "-o", back}).exitCode,
                  2);
+        // Issue 23: a warm-up that eats the whole trace wrote a region of 0 measured
+        // instructions with exit 0; simulate then printed CPI 0. Refused, and no file written.
+        const QString empty = dir_.filePath("all-warmup.ctrace");
+        const Run eaten =
+            runConcorde({"import-champsim", exported, "-o", empty, "--warmup", "100000000"});
+        QCOMPARE(eaten.exitCode, 2);
+        QVERIFY2(eaten.err.contains("no measured instructions"), qPrintable(eaten.err));
+        QVERIFY(!QFile::exists(empty));
     }
 
     void simulateAndDiagnose() {
@@ -272,17 +308,76 @@ private slots:
         QCOMPARE(runConcorde({"diagnose", "--group", "bogus"}).exitCode, 2);
     }
 
+    // Issue 23: a malformed preset among the user's made every --preset fail with an internal
+    // error. Now it is skipped with a warning naming its file, and refused only if asked for.
+    void malformedUserPresetIsSkippedWithAWarning() {
+        const QString trace = dir_.filePath("preset-chain.ctrace");
+        QCOMPARE(runConcorde({"microbench", "chain-int-mul", "--iterations", "50", "-o", trace})
+                     .exitCode,
+                 0);
+        const QString config = dir_.filePath("xdg");
+        QVERIFY(QDir().mkpath(config + "/concorde/presets"));
+        const QString bad = config + "/concorde/presets/mine.json";
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"name": null, "parameters": {"rob": 64}})");
+        file.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CONFIG_HOME", config);
+        const Run ok = runConcorde({"simulate", trace, "--preset", "n1-like"}, env);
+        QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
+        QVERIFY2(ok.err.contains("warning") && ok.err.contains(bad), qPrintable(ok.err));
+        const Run asked = runConcorde({"simulate", trace, "--preset", "mine"}, env);
+        QCOMPARE(asked.exitCode, 2);
+        QVERIFY2(asked.err.contains(bad) && asked.err.contains("\"name\"") &&
+                     !asked.err.contains("internal error"),
+                 qPrintable(asked.err));
+    }
+
+    // Issue 23: a database that cannot be read was reported as "not an SQLite database". The
+    // real cause is named: a directory, no permission (the test drops root to check it).
+    void unreadableDatabasesReportTheRealCause() {
+        const QString folder = dir_.filePath("folder.sqlite");
+        QVERIFY(QDir().mkpath(folder));
+        for (const QStringList& args :
+             {QStringList{"validate-db", folder}, QStringList{"predict", "--db", folder, "--all"},
+              QStringList{"phases", "--db", folder, "--all"}}) {
+            const Run run = runConcorde(args);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY2(run.err.contains("is a directory") && !run.err.contains("not an SQLite"),
+                     qPrintable(run.err));
+        }
+
+        // A real SQLite file nobody may read, in a folder everyone may enter.
+        QTemporaryDir open(QDir::tempPath() + "/concorde-perm-XXXXXX");
+        QVERIFY(QFile::setPermissions(open.path(), QFile::ReadOwner | QFile::WriteOwner |
+                                                       QFile::ExeOwner | QFile::ReadOther |
+                                                       QFile::ExeOther));
+        const QString locked = open.filePath("secret.sqlite");
+        SqliteConnection(locked.toStdString(), SqliteConnection::Mode::ReadWrite)
+            .exec("CREATE TABLE t (x)", "creating");
+        QVERIFY(QFile::setPermissions(locked, QFileDevice::Permissions()));
+        QStringList command = {"validate-db", locked};
+        QString program = QString(CONCORDE_BINARY_DIR) + "/bin/concorde";
+        if (geteuid() == 0) { // root reads anything: run as nobody
+            if (QStandardPaths::findExecutable("setpriv").isEmpty())
+                QSKIP("running as root without setpriv: cannot test a permission error");
+            command =
+                QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", program} + command;
+            program = QStandardPaths::findExecutable("setpriv");
+        }
+        QProcess process;
+        process.start(program, command);
+        QVERIFY(process.waitForFinished(60'000));
+        const QString err = QString::fromUtf8(process.readAllStandardError());
+        QCOMPARE(process.exitCode(), 2);
+        QVERIFY2(err.contains("Permission denied") && !err.contains("not an SQLite"),
+                 qPrintable(err));
+    }
+
     void infoDescribesATrace() {
         const QString path = dir_.filePath("mix.ctrace");
         {
-        // Issue 23: a warm-up that eats the whole trace wrote a region of 0 measured
-        // instructions with exit 0; simulate then printed CPI 0. Refused, and no file written.
-        const QString empty = dir_.filePath("all-warmup.ctrace");
-        const Run eaten =
-            runConcorde({"import-champsim", exported, "-o", empty, "--warmup", "100000000"});
-        QCOMPARE(eaten.exitCode, 2);
-        QVERIFY2(eaten.err.contains("no measured instructions"), qPrintable(eaten.err));
-        QVERIFY(!QFile::exists(empty));
             TraceInfo info;
             info.commandLine = "handmade";
             info.source = "unit-test";
