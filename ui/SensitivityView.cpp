@@ -160,12 +160,12 @@ QString SensitivityView::hoverTextAt(const QPointF& pos) {
     QString text = labelOf(s) + tr(": CPI %1").arg(QString::number(s.cpi, 'f', 3));
     if (s.lowerValue)
         text += tr("\n%1: CPI %2 (%3)")
-                    .arg(valueText(s.parameter, *s.lowerValue),
-                         QString::number(s.lowerCpi, 'f', 3), changeText(s.lowerChange()));
+                    .arg(valueText(s.parameter, *s.lowerValue), QString::number(s.lowerCpi, 'f', 3),
+                         changeText(s.lowerChange()));
     if (s.upperValue)
         text += tr("\n%1: CPI %2 (%3)")
-                    .arg(valueText(s.parameter, *s.upperValue),
-                         QString::number(s.upperCpi, 'f', 3), changeText(s.upperChange()));
+                    .arg(valueText(s.parameter, *s.upperValue), QString::number(s.upperCpi, 'f', 3),
+                         changeText(s.upperChange()));
     return text;
 }
 
@@ -176,26 +176,25 @@ void SensitivityView::onMousePress(QMouseEvent* event) {
 }
 
 ChartTable SensitivityView::dataTable() const {
+    // One row per parameter and direction, in the ranking's order; a parameter at the end of
+    // its grid has no row for that direction.
     ChartTable table;
-    table.header = {QStringLiteral("parameter"),        QStringLiteral("value"),
-                    QStringLiteral("lower_value"),      QStringLiteral("lower_cpi"),
-                    QStringLiteral("lower_change_percent"), QStringLiteral("upper_value"),
-                    QStringLiteral("upper_cpi"),        QStringLiteral("upper_change_percent"),
-                    QStringLiteral("cpi")};
+    table.header = {QStringLiteral("parameter"),     QStringLiteral("direction"),
+                    QStringLiteral("value"),         QStringLiteral("cpi"),
+                    QStringLiteral("step_value"),    QStringLiteral("step_cpi"),
+                    QStringLiteral("change_percent")};
     for (const ParameterSensitivity& s : ranking_) {
         const QString key = QString::fromStdString(ParameterSpace::spec(s.parameter).key);
-        QStringList row{key, valueText(s.parameter, s.value)};
         for (const bool up : {false, true}) {
-            const std::optional<double>& value = up ? s.upperValue : s.lowerValue;
-            if (value)
-                row << valueText(s.parameter, *value)
-                    << ChartTable::number(up ? s.upperCpi : s.lowerCpi)
-                    << ChartTable::number((up ? s.upperChange() : s.lowerChange()) * 100.0);
-            else
-                row << QString() << QString() << QString();
+            const std::optional<double>& step = up ? s.upperValue : s.lowerValue;
+            if (!step)
+                continue;
+            table.rows.push_back(
+                {key, up ? QStringLiteral("up") : QStringLiteral("down"),
+                 valueText(s.parameter, s.value), ChartTable::number(s.cpi),
+                 valueText(s.parameter, *step), ChartTable::number(up ? s.upperCpi : s.lowerCpi),
+                 ChartTable::number((up ? s.upperChange() : s.lowerChange()) * 100.0)});
         }
-        row << ChartTable::number(s.cpi);
-        table.rows.push_back(row);
     }
     return table;
 }

@@ -27,9 +27,9 @@ void SweepView::setSweep(ParameterSweep sweep, std::optional<std::size_t> select
     const ParameterSpec& spec = ParameterSpace::spec(sweep_.parameter);
     setTitle(tr("Predicted CPI across %1%2, other parameters at the sliders")
                  .arg(QString::fromStdString(spec.label),
-                      spec.unit.empty() ? QString()
-                                        : QStringLiteral(" (%1)").arg(QString::fromStdString(
-                                              spec.unit))));
+                      spec.unit.empty()
+                          ? QString()
+                          : QStringLiteral(" (%1)").arg(QString::fromStdString(spec.unit))));
     rebuild();
 }
 
@@ -89,12 +89,12 @@ void SweepView::rebuild() {
         othersInLegend = true;
     }
     meanGraph_ = plot()->addGraph(x, y);
-    meanGraph_->setData(keys, QVector<double>(sweep_.geometricMeanCpi.begin(),
-                                              sweep_.geometricMeanCpi.end()),
-                        true);
+    meanGraph_->setData(
+        keys, QVector<double>(sweep_.geometricMeanCpi.begin(), sweep_.geometricMeanCpi.end()),
+        true);
     meanGraph_->setPen(QPen(theme().foreground, theme().lineWidth * 1.6, Qt::DashLine));
-    meanGraph_->setName(tr("geometric mean of %n program(s)", nullptr,
-                           static_cast<int>(sweep_.programs.size())));
+    meanGraph_->setName(
+        tr("geometric mean of %n program(s)", nullptr, static_cast<int>(sweep_.programs.size())));
     if (selected_) {
         selectedGraph_ = plot()->addGraph(x, y);
         selectedGraph_->setData(keys, curve(*selected_), true);
@@ -108,8 +108,9 @@ void SweepView::rebuild() {
     x->setRange(-0.3, n - 0.7);
     const ParameterSpec& spec = ParameterSpace::spec(sweep_.parameter);
     x->setLabel(QString::fromStdString(spec.label) +
-                (spec.unit.empty() ? QString()
-                                   : QStringLiteral(" (%1)").arg(QString::fromStdString(spec.unit))));
+                (spec.unit.empty()
+                     ? QString()
+                     : QStringLiteral(" (%1)").arg(QString::fromStdString(spec.unit))));
     const double margin = std::max(0.02, (high - low) * 0.08);
     y->setRange(std::max(0.0, low - margin), high + margin);
     y->setLabel(tr("predicted CPI (lower is faster)"));
@@ -124,8 +125,8 @@ void SweepView::rebuild() {
     label->position->setType(QCPItemPosition::ptPlotCoords);
     label->position->setCoords(double(sweep_.current), high + margin);
     label->setPadding(QMargins(4, 2, 0, 0));
-    label->setText(tr("sliders: %1").arg(valueText(sweep_.parameter,
-                                                    sweep_.values[sweep_.current])));
+    label->setText(
+        tr("sliders: %1").arg(valueText(sweep_.parameter, sweep_.values[sweep_.current])));
     label->setFont(theme().font(0.85));
     label->setColor(theme().foreground);
     plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -156,18 +157,23 @@ QString SweepView::hoverTextAt(const QPointF& pos) {
 }
 
 ChartTable SweepView::dataTable() const {
+    // One row per program and grid value (then the geometric mean's), long format for scripts.
+    // cpi_low and cpi_high stay empty: the model has no uncertainty band yet, and none is faked.
     ChartTable table;
-    table.header << QString::fromStdString(ParameterSpace::spec(sweep_.parameter).key);
-    for (const std::string& program : sweep_.programs)
-        table.header << QString::fromStdString(program);
-    table.header << QStringLiteral("geometric_mean");
-    for (std::size_t v = 0; v < sweep_.values.size(); ++v) {
-        QStringList row{valueText(sweep_.parameter, sweep_.values[v])};
-        for (const double cpi : sweep_.cpi[v])
-            row << ChartTable::number(cpi);
-        row << ChartTable::number(sweep_.geometricMeanCpi[v]);
-        table.rows.push_back(row);
-    }
+    table.header = {QStringLiteral("program"), QStringLiteral("parameter"),
+                    QStringLiteral("value"),   QStringLiteral("cpi"),
+                    QStringLiteral("cpi_low"), QStringLiteral("cpi_high")};
+    const QString key = QString::fromStdString(ParameterSpace::spec(sweep_.parameter).key);
+    const auto addRows = [&](const QString& program, auto cpiAt) {
+        for (std::size_t v = 0; v < sweep_.values.size(); ++v)
+            table.rows.push_back({program, key, valueText(sweep_.parameter, sweep_.values[v]),
+                                  ChartTable::number(cpiAt(v)), QString(), QString()});
+    };
+    for (std::size_t p = 0; p < sweep_.programs.size(); ++p)
+        addRows(QString::fromStdString(sweep_.programs[p]),
+                [&](std::size_t v) { return sweep_.cpi[v][p]; });
+    addRows(QStringLiteral("geometric_mean"),
+            [&](std::size_t v) { return sweep_.geometricMeanCpi[v]; });
     return table;
 }
 

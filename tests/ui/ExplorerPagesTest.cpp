@@ -279,7 +279,21 @@ private slots:
             QCOMPARE(view->ranking()[k].parameter, expected[k].parameter);
             QCOMPARE(view->ranking()[k].upperCpi, expected[k].upperCpi);
         }
-        QCOMPARE(view->dataTable().rows.size(), qsizetype(expected.size()));
+        // The CSV: one row per parameter and direction, each equal to the ranking's step.
+        const ChartTable table = view->dataTable();
+        qsizetype steps = 0;
+        for (const ParameterSensitivity& s : expected)
+            steps += (s.lowerValue ? 1 : 0) + (s.upperValue ? 1 : 0);
+        QCOMPARE(table.rows.size(), steps);
+        QCOMPARE(table.header.at(1), QStringLiteral("direction"));
+        for (const QStringList& row : table.rows) {
+            const auto s = std::find_if(expected.begin(), expected.end(), [&](const auto& e) {
+                return QString::fromStdString(ParameterSpace::spec(e.parameter).key) == row[0];
+            });
+            QVERIFY2(s != expected.end(), qPrintable(row[0]));
+            const double cpi = row[1] == "up" ? s->upperCpi : s->lowerCpi;
+            QVERIFY2(std::abs(row[5].toDouble() - cpi) <= 1e-6 * cpi, qPrintable(row.join(',')));
+        }
         QVERIFY(view->title().contains(session->program()));
 
         // A slider moves: the ranking is taken at the new value.
@@ -417,8 +431,24 @@ private slots:
         QVERIFY(view->selectedGraph() && view->meanGraph());
         QCOMPARE(view->selectedGraph()->name(), session->program());
         QCOMPARE(view->selectedGraph()->dataCount(), int(expected.values.size()));
-        QCOMPARE(view->dataTable().rows.size(), qsizetype(expected.values.size()));
-        QCOMPARE(view->dataTable().header.size(), qsizetype(expected.programs.size() + 2));
+        // The CSV: program,parameter,value,cpi,cpi_low,cpi_high for every program and value
+        // (then the geometric mean), equal to the sweep; no band columns filled, none faked.
+        const ChartTable table = view->dataTable();
+        QCOMPARE(table.header,
+                 QStringList({"program", "parameter", "value", "cpi", "cpi_low", "cpi_high"}));
+        QCOMPARE(table.rows.size(),
+                 qsizetype((expected.programs.size() + 1) * expected.values.size()));
+        for (qsizetype r = 0; r < qsizetype(expected.programs.size() * expected.values.size());
+             ++r) {
+            const std::size_t p = std::size_t(r) / expected.values.size();
+            const std::size_t v = std::size_t(r) % expected.values.size();
+            const QStringList& row = table.rows[r];
+            QCOMPARE(row[0], QString::fromStdString(expected.programs[p]));
+            QCOMPARE(row[1], QStringLiteral("rob"));
+            QCOMPARE(row[2].toDouble(), expected.values[v]);
+            QVERIFY(std::abs(row[3].toDouble() - expected.cpi[v][p]) <= 1e-6 * expected.cpi[v][p]);
+            QVERIFY(row[4].isEmpty() && row[5].isEmpty());
+        }
 
         // A slider moves: the marker follows.
         const double other = expected.values[expected.current == 0 ? 1 : 0];
