@@ -2,6 +2,7 @@
 
 #include <QPainter>
 #include <QPixmap>
+#include <cmath>
 
 namespace concorde::ui {
 namespace {
@@ -13,6 +14,17 @@ QVector<QColor> colours(std::initializer_list<const char*> names) {
     return out;
 }
 
+/// Relative luminance (WCAG) below which a colour counts as near black (CIE L* about 20).
+constexpr double kNearBlack = 0.03;
+
+double luminance(const QColor& colour) {
+    const auto linear = [](double c) {
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    return 0.2126 * linear(colour.redF()) + 0.7152 * linear(colour.greenF()) +
+           0.0722 * linear(colour.blueF());
+}
+
 } // namespace
 
 ChartPalette::ChartPalette() : ChartPalette(standard()) {}
@@ -21,10 +33,13 @@ ChartPalette::ChartPalette(QString name, QVector<QColor> colours, bool onDarkBac
     : name_(std::move(name)), colours_(std::move(colours)), dark_(onDarkBackground) {}
 
 ChartPalette ChartPalette::standard() {
-    // Tol muted: indigo, cyan, teal, green, olive, sand, rose, wine, purple; then dark grey.
+    // Tol muted without its purple, and no dark grey: indigo, cyan, teal, green, olive, sand,
+    // rose, wine. Purple sat between rose and wine, and the grey was the wine's twin to a
+    // deuteranope (ΔE 1.4); these eight stay at least ΔE 15 apart under every common colour-
+    // vision deficiency (tests/ui/ChartViewsTest). Curves past the eighth are dashed.
     return ChartPalette(QStringLiteral("tol-muted"),
                         colours({"#332288", "#88CCEE", "#44AA99", "#117733", "#999933", "#DDCC77",
-                                 "#CC6677", "#882255", "#AA4499", "#555555"}));
+                                 "#CC6677", "#882255"}));
 }
 
 ChartPalette ChartPalette::highContrast() {
@@ -50,8 +65,13 @@ QColor ChartPalette::colour(int index) const {
     switch (std::abs(index) / colours_.size()) {
     case 0:
         return base;
-    case 1: // towards more contrast with the background
-        return dark_ ? base.lighter(145) : base.darker(170);
+    case 1: { // towards more contrast with the background; where darker would be nearly
+              // black (the charts' ink), lighter instead
+        if (dark_)
+            return base.lighter(145);
+        const QColor darker = base.darker(170);
+        return luminance(darker) < kNearBlack ? base.lighter(170) : darker;
+    }
     default:
         return dark_ ? base.darker(150) : base.lighter(150);
     }

@@ -11,16 +11,18 @@ namespace concorde::ui {
 /// Categorical colours for the charts (resources, Shapley players, phases), safe for the common
 /// colour-vision deficiencies.
 ///
-/// - standard(): Paul Tol's "muted" scheme (nine colours designed to stay distinct under
-///   deuteranopia, protanopia and tritanopia, and in grey-scale print) plus a dark grey, so the
-///   ten resources of the bound views each get their own colour.
+/// - standard(): eight colours of Paul Tol's "muted" scheme (designed to stay distinct under
+///   deuteranopia, protanopia and tritanopia, and in grey-scale print; its purple is left out,
+///   too close to its rose and wine). The ninth and tenth resources of the bound views get the
+///   second round: darker and dashed.
 /// - highContrast(): the Okabe–Ito scheme (Okabe & Ito, "Color Universal Design", 2002) without
 ///   its black, which the charts use as ink (axes, the minimum bound): seven saturated colours,
 ///   the usual choice for slides; meant for projector mode, where thin pastel lines wash out. Its
 ///   yellow is last, so it is used only by the seventh series.
 /// - onDark(): Okabe–Ito without black (seven colours), for the dark theme.
 ///
-/// Series beyond the palette's size reuse the colours darker (second round) or lighter (third;
+/// Series beyond the palette's size reuse the colours darker (second round; lighter where darker
+/// would be nearly black, the charts' ink) or lighter (third;
 /// the other way round on a dark background),
 /// with a different line style (dashed, then dotted) and a hatched fill for wide areas, so two
 /// series never look identical, even in one-pixel bars where a pattern cannot show.

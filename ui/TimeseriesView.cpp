@@ -198,6 +198,8 @@ constexpr double kBucketPixels = 2;
 /// Height of the binding band under the plot, and its gap to the plot.
 constexpr int kBandHeight = 34;
 constexpr int kBandSpacing = 4;
+/// Cells per column of the band: the resolution of its shares (one cell in 24, about 4 %).
+constexpr int kBandRows = 24;
 /// Region names go on the top axis up to this many regions (beyond, they would be unreadable).
 constexpr std::size_t kMaxNamedRegions = 64;
 /// Region names' font, relative to the theme's.
@@ -215,6 +217,30 @@ constexpr double kMinimumHeadroom = 3.0;
 constexpr double kReferenceHeadroom = 1.5;
 constexpr double kMinDecades = 10.0;
 constexpr double kMaxIpc = 64.0 * 1.3;
+
+/// Splits kBandRows cells among resources in proportion to `votes` (windows bound by each, out
+/// of `windows`), by largest remainder: each resource gets its share rounded down or up, never
+/// more than one cell off.
+void shareRows(const std::vector<int>& votes, int windows, std::vector<int>& rows) {
+    int given = 0;
+    for (std::size_t r = 0; r < votes.size(); ++r) {
+        rows[r] = votes[r] * kBandRows / windows;
+        given += rows[r];
+    }
+    // The cells left go to the largest remainders (the lower index on a tie).
+    for (; given < kBandRows; ++given) {
+        std::size_t best = 0;
+        int bestRemainder = -1;
+        for (std::size_t r = 0; r < votes.size(); ++r) {
+            const int remainder = votes[r] * kBandRows - rows[r] * windows;
+            if (votes[r] > 0 && remainder > bestRemainder) {
+                best = r;
+                bestRemainder = remainder;
+            }
+        }
+        ++rows[best];
+    }
+}
 
 } // namespace
 
@@ -255,12 +281,23 @@ void TimeseriesView::setSeriesAndReference(std::shared_ptr<const RegionBoundsSer
     rebuild();
 }
 
-QColor TimeseriesView::bandColourAt(std::size_t window) const {
+std::vector<double> TimeseriesView::bandSharesAt(std::size_t window) const {
     if (!band_ || window < plotted_.first || window >= plotted_.last)
         return {};
     const int cell = int((window - plotted_.first) / plotted_.bucket);
-    const QCPRange levels = band_->dataRange();
-    return QColor::fromRgba(band_->gradient().color(band_->data()->cell(cell, 0), levels));
+    QCPColorMapData* cells = band_->data(); // cell() is not const
+    std::vector<double> shares(series_->resourceCount());
+    for (int row = 0; row < cells->valueSize(); ++row)
+        shares[std::size_t(cells->cell(cell, row))] += 1.0 / cells->valueSize();
+    return shares;
+}
+
+QColor TimeseriesView::bandColourAt(std::size_t window) const {
+    const std::vector<double> shares = bandSharesAt(window);
+    if (shares.empty())
+        return {};
+    const auto largest = std::max_element(shares.begin(), shares.end()) - shares.begin();
+    return QColor::fromRgba(band_->gradient().color(double(largest), band_->dataRange()));
 }
 
 QString TimeseriesView::columnName(int resource) const {
@@ -357,30 +394,37 @@ void TimeseriesView::updatePlotted() {
         range_->data()->clear();
     if (referenceGraph_)
         plotWindows(referenceGraph_, reference_, first, last, bucket);
-    // The band: a cell per bucket, coloured by the resource binding most of its windows (every
-    // window's binder shows once zoomed in; a lone dip bound by another shows in the minimum's
-    // range). Not one cell per window: QCPColorMap draws a one-row map as an image a hundred
-    // rows high, 7 ms at 16,000 windows.
+    // The band: a column per bucket, stacked from the bottom by the share of its windows each
+    // resource binds (bandOrder_: the resource binding most windows overall at the bottom), in
+    // kBandRows cells, so the band's colours agree with the binding_resource column of the
+    // data in every pixel and over the whole chart (a majority vote per bucket painted a
+    // resource binding two windows in three over the whole band). Not one cell per window:
+    // QCPColorMap draws the map as an image, 7 ms for a row of 16,000 windows.
     if (!band_)
         return;
     const int cells = int((last - first + bucket - 1) / bucket);
     QCPColorMapData* cellData = band_->data();
-    cellData->setSize(cells, 1);
+    cellData->setSize(cells, kBandRows);
     const double firstKey = double(first) + 0.5 * double(bucket - 1);
     cellData->setRange(QCPRange(firstKey, firstKey + double(std::max(cells - 1, 1) * bucket)),
-                       QCPRange(0, 1));
+                       QCPRange(0.5 / kBandRows, 1 - 0.5 / kBandRows));
     const auto binding = s.binding();
-    std::vector<int> votes(s.resourceCount());
+    std::vector<int> votes(s.resourceCount()), rows(s.resourceCount());
     for (int k = 0; k < cells; ++k) {
         const std::size_t b = first + std::size_t(k) * bucket, end = std::min(last, b + bucket);
-        std::uint8_t majority = binding[b];
-        if (bucket > 1) {
-            std::fill(votes.begin(), votes.end(), 0);
-            for (std::size_t w = b; w < end; ++w)
-                if (++votes[binding[w]] > votes[majority])
-                    majority = binding[w];
+        if (end - b == 1) {
+            for (int row = 0; row < kBandRows; ++row)
+                cellData->setCell(k, row, double(binding[b]));
+            continue;
         }
-        cellData->setCell(k, 0, double(majority));
+        std::fill(votes.begin(), votes.end(), 0);
+        for (std::size_t w = b; w < end; ++w)
+            ++votes[binding[w]];
+        shareRows(votes, int(end - b), rows);
+        int row = 0;
+        for (const std::uint8_t r : bandOrder_)
+            for (int n = 0; n < rows[r]; ++n)
+                cellData->setCell(k, row++, double(r));
     }
 }
 
@@ -591,11 +635,20 @@ void TimeseriesView::addBindingBand(QCPAxisRect* rect) {
                                theme().palette.colour(r));
     band_->setGradient(colours);
     band_->setDataRange(QCPRange(0, std::max(resources - 1, 1)));
+    // Stacked from the bottom: the resource binding most windows first.
+    std::vector<std::size_t> windows(std::size_t(resources), 0);
+    for (const std::uint8_t r : series_->binding())
+        ++windows[r];
+    bandOrder_.resize(std::size_t(resources));
+    std::iota(bandOrder_.begin(), bandOrder_.end(), std::uint8_t(0));
+    std::stable_sort(bandOrder_.begin(), bandOrder_.end(),
+                     [&](std::uint8_t a, std::uint8_t b) { return windows[a] > windows[b]; });
 }
 
 void TimeseriesView::setNotes() {
     // What the legend and axes do not say, in the caption, which wraps to the chart's width.
     QStringList notes;
+    notes.push_back(tr("The band stacks the share of windows each resource binds, per pixel."));
     if (series_->segmentStarts().size() > 1)
         notes.push_back(tr("Dotted lines separate regions."));
     if (referenceGraph_ && !referenceDescription_.isEmpty())

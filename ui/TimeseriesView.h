@@ -24,7 +24,7 @@ namespace concorde::ui {
 /// Level of detail: while the visible x range holds at most one window per pixel, every window
 /// is plotted exactly (step lines); over more, the windows under every two pixels are
 /// summarised (their harmonic mean, the IPC of those windows together; for the minimum also
-/// its lowest–highest range as a bar; the band the resource binding most of them), so a
+/// its lowest–highest range as a bar; the band stacks the share each resource binds), so a
 /// program of thousands of windows draws as fast as one region and no binding dip disappears.
 /// The plotted data follow x zoom/drag and the plot's width; hover text and dataTable() stay
 /// exact.
@@ -55,11 +55,16 @@ public:
     bool summarised() const { return plotted_.bucket > 1; }
     /// The simulated-IPC overlay, nullptr when there is none.
     QCPGraph* referenceGraph() const { return referenceGraph_; }
-    /// The colour the band shows at `window`: its binding resource's, or summarised, that of
-    /// the resource binding most windows of its bucket (invalid without data or where nothing
-    /// is plotted).
+    /// What the band shows at `window`: per resource, the share of its column in that
+    /// resource's colour, which is the share of the windows of its bucket that the resource
+    /// binds (to one cell in 24); all of it the window's binding resource where every window
+    /// is plotted. Empty without data or where nothing is plotted.
+    std::vector<double> bandSharesAt(std::size_t window) const;
+    /// The colour covering most of the band's column at `window` (invalid where bandSharesAt()
+    /// is empty).
     QColor bandColourAt(std::size_t window) const;
-    /// The band: one cell per window holding its binding resource, nullptr without data.
+    /// The band: a column per plotted window or bucket, its cells (bottom up) holding the
+    /// binding resources stacked by share; nullptr without data.
     QCPColorMap* band() const { return band_; }
     QCPAxisRect* bandRect() const { return bandRect_; }
 
@@ -117,6 +122,8 @@ private:
     QCPGraph* referenceGraph_ = nullptr;
     QCPGraph* range_ = nullptr;
     Plotted plotted_;
+    /// Resources in the band's stacking order, bottom up (most windows bound first).
+    std::vector<std::uint8_t> bandOrder_;
     /// Windows and label of the series the x range was last set for: a new series of the same
     /// program or region (a slider step) keeps the user's zoom.
     std::size_t rangeWindows_ = 0;

@@ -2,6 +2,7 @@
 // the binding resource, shows values on hover, and the phase view emits the clicked region.
 // Offscreen, on small data made here.
 #include "CdfView.h"
+#include "ChartExporter.h"
 #include "ChartFormat.h"
 #include "ChartPalette.h"
 #include "ChartTheme.h"
@@ -12,9 +13,13 @@
 
 #include <QMouseEvent>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <qcustomplot.h>
 #include <set>
 
@@ -130,6 +135,41 @@ ProgramTimeline sampleTimeline() {
     return t;
 }
 
+/// CIELAB (D65) of `colour` as a viewer with `deficiency` sees it: Machado, Oliveira and
+/// Fernandes (2009) simulation at full severity, in linear RGB ("normal" leaves it as it is).
+std::array<double, 3> seenLab(const QColor& colour, const std::string& deficiency) {
+    using Matrix = std::array<std::array<double, 3>, 3>;
+    static const std::map<std::string, Matrix> simulations = {
+        {"normal", {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}},
+        {"protan",
+         {{{0.152286, 1.052583, -0.204868},
+           {0.114503, 0.786281, 0.099216},
+           {-0.003882, -0.048116, 1.051998}}}},
+        {"deutan",
+         {{{0.367322, 0.860646, -0.227968},
+           {0.280085, 0.672501, 0.047413},
+           {-0.011820, 0.042940, 0.968881}}}},
+        {"tritan",
+         {{{1.255528, -0.076749, -0.178779},
+           {-0.078411, 0.930809, 0.147602},
+           {0.004733, 0.691367, 0.303900}}}},
+    };
+    const auto linear = [](double c) {
+        return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+    };
+    const std::array<double, 3> in = {linear(colour.redF()), linear(colour.greenF()),
+                                      linear(colour.blueF())};
+    const Matrix& m = simulations.at(deficiency);
+    std::array<double, 3> rgb{};
+    for (int i = 0; i < 3; ++i)
+        rgb[i] = std::clamp(m[i][0] * in[0] + m[i][1] * in[1] + m[i][2] * in[2], 0.0, 1.0);
+    const double x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+    const double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    const double z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+    const auto f = [](double t) { return t > 0.008856 ? std::cbrt(t) : 7.787 * t + 16.0 / 116; };
+    return {116 * f(y) - 16, 500 * (f(x) - f(y)), 200 * (f(y) - f(z))};
+}
+
 } // namespace
 
 class ChartViewsTest : public QObject {
@@ -158,6 +198,43 @@ private slots:
         QVERIFY(projector.lineWidth >= 2 * ChartTheme::light().lineWidth);
         QCOMPARE(ChartTheme::named("dark").name, QString("dark"));
         QCOMPARE(ChartTheme::named("nonsense").name, QString("light"));
+    }
+
+    void paletteStaysDistinctForColourBlindViewersAndDashesPastEight() {
+        // Every two solid curves at least ΔE 15 apart (CIE76) to normal vision and under
+        // protanopia, deuteranopia and tritanopia; curves past the eighth (or past the
+        // palette's own colours) carry a dash pattern as a second cue.
+        constexpr double kMinDistance = 15;
+        for (const ChartPalette& palette :
+             {ChartPalette::standard(), ChartPalette::highContrast(), ChartPalette::onDark()}) {
+            QVERIFY(palette.size() <= 8);
+            for (const std::string deficiency : {"normal", "protan", "deutan", "tritan"})
+                for (int a = 0; a < palette.size(); ++a)
+                    for (int b = a + 1; b < palette.size(); ++b) {
+                        const auto p = seenLab(palette.colour(a), deficiency);
+                        const auto q = seenLab(palette.colour(b), deficiency);
+                        const double distance = std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+                        QVERIFY2(
+                            distance >= kMinDistance,
+                            qPrintable(QString("%1, %2: %3 and %4 are %5 apart")
+                                           .arg(palette.name(), deficiency.c_str(),
+                                                palette.colour(a).name(), palette.colour(b).name())
+                                           .arg(distance)));
+                    }
+            for (int i = palette.size(); i < 12; ++i)
+                QVERIFY(palette.lineStyle(i) != Qt::SolidLine);
+        }
+        // A second-round colour never passes for the ink (black) on a light background.
+        for (const ChartPalette& palette : {ChartPalette::standard(), ChartPalette::highContrast()})
+            for (int i = palette.size(); i < 2 * palette.size(); ++i)
+                QVERIFY2(seenLab(palette.colour(i), "normal")[0] > 20,
+                         qPrintable(palette.colour(i).name()));
+
+        // The CDF of the ten resources: every curve past the eighth is dashed.
+        CdfView view;
+        view.setSeries(sampleSeries());
+        for (int r = 0; r < int(BoundResources::count()); ++r)
+            QCOMPARE(view.resourceGraph(r)->pen().style() != Qt::SolidLine, r >= 8);
     }
 
     void cdfPlotsOneCurvePerResource() {
@@ -375,6 +452,63 @@ private slots:
         QVERIFY(view.summarised());
         QVERIFY(minimum->dataCount() <= pixels);
         QCOMPARE(lowestPlotted(view.minimumRangeGraph()), double(0.02f));
+    }
+
+    void timeseriesBandAgreesWithTheCsv() {
+        // As on gzip: ROB (0) binds two windows in three and the load queue (1) the third,
+        // interleaved, over more windows than pixels. A band painted by each pixel's majority
+        // is ROB from end to end; it must show the load queue's third.
+        constexpr int n = 6000;
+        std::vector<std::vector<float>> bounds(BoundResources::count());
+        for (std::size_t r = 0; r < bounds.size(); ++r)
+            bounds[r].assign(n, 4.0f + float(r));
+        for (int w = 0; w < n; ++w) {
+            bounds[0][std::size_t(w)] = w % 3 == 0 ? 0.9f : 0.5f;
+            bounds[1][std::size_t(w)] = w % 3 == 0 ? 0.5f : 0.9f;
+        }
+        TimeseriesView view;
+        view.setSeries(RegionBoundsSeries::fromBounds(std::move(bounds), "gzip region 0"));
+        layOut(view);
+        QVERIFY(view.summarised());
+
+        // What the CSV says binds.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("timeseries.csv");
+        QVERIFY(ChartExporter::exportView(view, csv));
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList header = QString::fromUtf8(file.readLine()).trimmed().split(',');
+        const int column = int(header.indexOf("binding_resource"));
+        QVERIFY(column >= 0);
+        std::map<QString, int> windows;
+        int rows = 0;
+        while (!file.atEnd()) {
+            ++windows[QString::fromUtf8(file.readLine()).trimmed().split(',').at(column)];
+            ++rows;
+        }
+        QCOMPARE(rows, n);
+        QCOMPARE(windows.size(), std::size_t(2));
+
+        // What the band shows, window by window, against it: every resource's share of the
+        // band within one cell in 24, and the load queue visible in every column that holds
+        // one of its windows.
+        std::vector<double> shown(BoundResources::count());
+        for (int w = 0; w < n; ++w) {
+            const std::vector<double> shares = view.bandSharesAt(std::size_t(w));
+            QCOMPARE(shares.size(), shown.size());
+            for (std::size_t r = 0; r < shares.size(); ++r)
+                shown[r] += shares[r] / n;
+            if (w % 3 == 0)
+                QVERIFY2(shares[1] > 0, qPrintable(QString("window %1").arg(w)));
+        }
+        for (std::size_t r = 0; r < shown.size(); ++r) {
+            const QString name = QString::fromStdString(BoundResources::blocks()[r]);
+            const double csvShare = windows.count(name) ? double(windows[name]) / n : 0.0;
+            QVERIFY2(
+                std::abs(shown[r] - csvShare) <= 1.0 / 24,
+                qPrintable(QString("%1: band %2, CSV %3").arg(name).arg(shown[r]).arg(csvShare)));
+        }
+        QVERIFY(shown[1] > 0.3);
     }
 
     void timeseriesDetailFollowsThePlotWidth() {
