@@ -113,6 +113,18 @@ const nlohmann::json& JsonFields::array(const std::string& key) const {
     return value;
 }
 
+std::vector<double> JsonFields::numbers(const std::string& key) const {
+    const nlohmann::json& values = array(key);
+    std::vector<double> out;
+    out.reserve(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!values[i].is_number() || !std::isfinite(values[i].get<double>()))
+            throw badInput(where(key, i) + " must be a finite number, not " + typeName(values[i]));
+        out.push_back(values[i].get<double>());
+    }
+    return out;
+}
+
 const nlohmann::json& JsonFields::value(const std::string& key) const {
     return field(key);
 }

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace concorde {
 
@@ -39,6 +40,8 @@ public:
     /// The field's value, which must be an object (as JsonFields) or an array.
     JsonFields object(const std::string& key) const;
     const nlohmann::json& array(const std::string& key) const;
+    /// An array of finite numbers.
+    std::vector<double> numbers(const std::string& key) const;
     /// Any JSON value, only required to be present.
     const nlohmann::json& value(const std::string& key) const;
 

@@ -1,6 +1,7 @@
 #include "explore/ModelCheck.h"
 
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 #include "explore/ConfigChecker.h"
 #include "explore/DatabasePredictor.h"
 #include "features/ParameterGrid.h"
@@ -12,6 +13,26 @@
 #include <optional>
 
 namespace concorde {
+namespace {
+
+/// ModelAccuracy reads what it can and ignores the rest (old models lack records). A record
+/// that is there but unreadable is a problem: the explorer would silently show no accuracy.
+void checkAccuracy(const nlohmann::json& metrics, const ModelAccuracy& accuracy) {
+    const JsonFields fields(metrics, "metrics_json");
+    const auto records = fields.optionalObject("accuracy");
+    if (!records)
+        return;
+    const std::pair<const char*, const std::optional<ModelAccuracy::Figure>*> figures[] = {
+        {"test", &accuracy.unseenRegions},
+        {"held_out", &accuracy.unseenPrograms},
+        {"labels", &accuracy.labels}};
+    for (const auto& [key, figure] : figures)
+        if (records->has(key) &&
+            (!*figure || !std::isfinite((*figure)->meanRelError) || (*figure)->meanRelError < 0))
+            throw badInput(records->where(key) + " has no valid \"mean_rel_error\"");
+}
+
+} // namespace
 
 ModelCheck::Report ModelCheck::run(const std::filesystem::path& path) {
     Report report;
@@ -35,7 +56,7 @@ ModelCheck::Report ModelCheck::run(const std::filesystem::path& path) {
             const std::optional<CpiModel> model = database.readModel(summary.name);
             if (!model)
                 throw badInput("not found");
-            (void)ModelAccuracy::fromMetrics(model->metrics);
+            checkAccuracy(model->metrics, ModelAccuracy::fromMetrics(model->metrics));
             const ParameterGrid grid(database.buildSettings().grid);
             const ConfigChecker checker(grid,
                                         ConfigChecker::trainedValuesFromMetrics(model->metrics));

@@ -17,10 +17,11 @@ public:
     };
 
     /// For every stored model: read it (layout, weights, normalisation, linear baseline, metrics)
-    /// and check its parts agree; read its measured accuracy and trained values as the explorer
-    /// does; precompute it on the first complete region and predict the default configuration
-    /// snapped to the grid, which must give a finite, positive CPI. Never throws for a damaged
-    /// model: each failure is a problem in the report.
+    /// and check its parts agree; read its measured accuracy (each accuracy record present must
+    /// give a mean relative error) and trained values as the explorer does; precompute it on the
+    /// first complete region and predict the default configuration snapped to the grid, which must
+    /// give a finite, positive CPI. Never throws for a damaged model: each failure is a problem in
+    /// the report.
     static Report run(const std::filesystem::path& database);
 };
 

@@ -1,6 +1,7 @@
 #include "ml/FeatureNormalizer.h"
 
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -48,20 +49,18 @@ nlohmann::json FeatureNormalizer::toJson() const {
 }
 
 FeatureNormalizer FeatureNormalizer::fromJson(const nlohmann::json& json) {
-    try {
-        const auto mean = json.at("mean").get<std::vector<float>>();
-        const auto scale = json.at("scale").get<std::vector<float>>();
-        if (mean.size() != scale.size())
-            throw badInput("normalisation: mean and scale differ in length");
-        FeatureNormalizer n;
-        n.mean_ =
-            Eigen::Map<const Eigen::VectorXf>(mean.data(), static_cast<Eigen::Index>(mean.size()));
-        n.scale_ = Eigen::Map<const Eigen::VectorXf>(scale.data(),
-                                                     static_cast<Eigen::Index>(scale.size()));
-        return n;
-    } catch (const nlohmann::json::exception& e) {
-        throw badInput(std::string("normalisation: ") + e.what());
-    }
+    const JsonFields fields(json, "normalisation");
+    const std::vector<double> mean = fields.numbers("mean");
+    const std::vector<double> scale = fields.numbers("scale");
+    if (mean.size() != scale.size())
+        throw badInput("normalisation: mean and scale differ in length");
+    FeatureNormalizer n;
+    n.mean_ = Eigen::Map<const Eigen::VectorXd>(mean.data(), static_cast<Eigen::Index>(mean.size()))
+                  .cast<float>();
+    n.scale_ =
+        Eigen::Map<const Eigen::VectorXd>(scale.data(), static_cast<Eigen::Index>(scale.size()))
+            .cast<float>();
+    return n;
 }
 
 } // namespace concorde

@@ -1,6 +1,7 @@
 #include "ml/LinearBaseline.h"
 
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 
 namespace concorde {
 
@@ -42,16 +43,13 @@ nlohmann::json LinearBaseline::toJson() const {
 }
 
 LinearBaseline LinearBaseline::fromJson(const nlohmann::json& json) {
-    try {
-        const auto weights = json.at("weights").get<std::vector<double>>();
-        LinearBaseline model;
-        model.weights_ = Eigen::Map<const Eigen::VectorXd>(
-            weights.data(), static_cast<Eigen::Index>(weights.size()));
-        model.bias_ = json.at("bias").get<double>();
-        return model;
-    } catch (const nlohmann::json::exception& e) {
-        throw badInput(std::string("malformed linear baseline: ") + e.what());
-    }
+    const JsonFields fields(json, "linear baseline");
+    const std::vector<double> weights = fields.numbers("weights");
+    LinearBaseline model;
+    model.weights_ = Eigen::Map<const Eigen::VectorXd>(weights.data(),
+                                                       static_cast<Eigen::Index>(weights.size()));
+    model.bias_ = fields.number("bias");
+    return model;
 }
 
 } // namespace concorde

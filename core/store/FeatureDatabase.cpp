@@ -712,7 +712,8 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
     } catch (const nlohmann::json::exception& e) {
         throw badInput(what + ": malformed JSON: " + e.what());
     } catch (const ConcordeError& e) {
-        throw badInput(what + ": " + e.what());
+        const std::string message = e.what();
+        throw badInput(message.starts_with(what) ? message : what + ": " + message);
     }
     model.check(what);
     return model;

@@ -2,6 +2,7 @@
 // determinism, and serialisation.
 #include "common/ConcordeError.h"
 #include "ml/FeatureNormalizer.h"
+#include "ml/LinearBaseline.h"
 #include "ml/Mlp.h"
 #include "ml/MlpTrainer.h"
 
@@ -163,6 +164,35 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConcordeError, n.apply(Eigen::MatrixXf::Zero(3, 1)));
         QVERIFY_THROWS_EXCEPTION(ConcordeError,
                                  FeatureNormalizer::fromJson(nlohmann::json{{"mean", 1}}));
+    }
+
+    // Issue 23: a stored model's JSON of the wrong shape gave nlohmann's "type must be array,
+    // but is string"; the message now names the field and the element.
+    void malformedModelJsonNamesTheField() {
+        const auto errorOf = [](const auto& action) {
+            try {
+                action();
+            } catch (const ConcordeError& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        const std::string mean = errorOf([] {
+            FeatureNormalizer::fromJson(nlohmann::json::parse(R"({"mean": "x", "scale": []})"));
+        });
+        QVERIFY2(mean.find("\"mean\" must be an array, not a string") != std::string::npos,
+                 mean.c_str());
+        const std::string element = errorOf([] {
+            FeatureNormalizer::fromJson(
+                nlohmann::json::parse(R"({"mean": [1, null], "scale": [1, 1]})"));
+        });
+        QVERIFY2(element.find("mean[1] must be a finite number, not null") != std::string::npos,
+                 element.c_str());
+        const std::string linear =
+            errorOf([] { LinearBaseline::fromJson(nlohmann::json::parse(R"({"weights": [1]})")); });
+        QVERIFY2(linear.find("linear baseline: field \"bias\" is missing") != std::string::npos,
+                 linear.c_str());
+        QVERIFY(!errorOf([] { LinearBaseline::fromJson(nlohmann::json(7)); }).empty());
     }
 };
 

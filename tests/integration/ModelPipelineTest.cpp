@@ -254,6 +254,18 @@ private slots:
                  qPrintable(bad.err));
         // The explorer's loader refuses it too, which is what validate-db must foresee.
         QCOMPARE(runConcorde({"predict", "--db", broken, "--program", "xz-compress"}).exitCode, 2);
+        // An accuracy record the explorer would silently not show is a problem too.
+        const QString unreadable = path("unreadable-accuracy.sqlite");
+        QVERIFY(QFile::copy(db_, unreadable));
+        concorde::SqliteConnection(unreadable.toStdString(),
+                                   concorde::SqliteConnection::Mode::ReadWrite)
+            .exec(R"(UPDATE models SET metrics_json =
+                         json_set(metrics_json, '$.accuracy.test.mean_rel_error', 'low'))",
+                  "damaging the accuracy");
+        const ConcordeRun accuracy = runConcorde({"validate-db", unreadable});
+        QCOMPARE(accuracy.exitCode, 1);
+        QVERIFY2(accuracy.err.contains("\"test\" has no valid \"mean_rel_error\""),
+                 qPrintable(accuracy.err));
     }
 
     // Issue 23: no command may print nan, inf or a CPI of 0 and exit 0. Every command with
