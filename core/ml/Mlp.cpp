@@ -140,6 +140,15 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
             throw badInput("model weights: bad layer size");
         mlp.sizes_.push_back(size);
     }
+    // The layer sizes are checked against the bytes present before any matrix is allocated
+    // (two sizes of 2^20 would ask for 4 TB).
+    std::uint64_t parameters = 0;
+    for (std::size_t l = 1; l < mlp.sizes_.size(); ++l)
+        parameters += std::uint64_t(mlp.sizes_[l]) * (std::uint64_t(mlp.sizes_[l - 1]) + 1);
+    if (blob.size() != 16 + 4ull * layers + 4 * parameters)
+        throw badInput("model weights: the blob is " + std::to_string(blob.size()) +
+                       " bytes, its layer sizes need " +
+                       std::to_string(16 + 4ull * layers + 4 * parameters));
     std::size_t offset = 16 + 4ull * layers;
     const auto take = [&](float* data, std::size_t count) {
         if (blob.size() < offset + 4 * count)

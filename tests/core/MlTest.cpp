@@ -1,6 +1,7 @@
 // The MLP: analytical gradients against finite differences, learning a known function,
 // determinism, and serialisation.
 #include "common/ConcordeError.h"
+#include "common/Crc32.h"
 #include "ml/FeatureNormalizer.h"
 #include "ml/LinearBaseline.h"
 #include "ml/Mlp.h"
@@ -148,6 +149,25 @@ private slots:
         shortBlob.resize(blob.size() - 4);
         QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::fromBlob(shortBlob));
         QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::fromBlob({1, 2, 3}));
+    }
+
+    // Issue 23: a weights blob (checksum valid) declaring layers of 2^20 x 2^20 allocated them
+    // before finding the blob too short: std::bad_alloc. Refused from its size first.
+    void blobLayerSizesAreBoundedByItsBytes() {
+        std::vector<unsigned char> blob = Mlp({4, 3, 1}, 1).toBlob();
+        const auto put32 = [&](std::size_t at, std::uint32_t v) {
+            for (int b = 0; b < 4; ++b)
+                blob[at + b] = static_cast<unsigned char>(v >> (8 * b));
+        };
+        put32(16, 1u << 20); // inputs
+        put32(20, 1u << 20); // hidden
+        put32(12, crc32(blob.data() + 16, blob.size() - 16));
+        try {
+            Mlp::fromBlob(blob);
+            QFAIL("a blob declaring 2^40 weights was accepted");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("layer sizes need"), e.what());
+        }
     }
 
     void normalizer() {
