@@ -4,6 +4,7 @@
 #include "Theme.h"
 #include "common/JsonFields.h"
 #include "params/CoreConfig.h"
+#include "params/ParameterSpace.h"
 
 #include <QDir>
 #include <QFile>
@@ -49,6 +50,7 @@ nlohmann::json SessionFile::toJson(const Session& session) {
             {"database", str(database)},
             {"program", str(session.program())},
             {"view", str(session.view())},
+            {"sweep_parameter", ParameterSpace::spec(session.sweptParameter()).key},
             {"config", session.config().toJson()},
             {"baseline", session.baseline().toJson()},
             {"theme",
@@ -102,6 +104,7 @@ bool SessionFile::apply(Session& session, const nlohmann::json& document, const 
     std::optional<Theme::Scheme> scheme;
     std::optional<bool> projector;
     QString program, view, written;
+    std::optional<ParamId> swept;
     try {
         const JsonFields fields(document, str(context));
         if (!fields.has("format") || !fields.value("format").is_string() ||
@@ -133,6 +136,13 @@ bool SessionFile::apply(Session& session, const nlohmann::json& document, const 
         program = qs(fields.string("program", std::string()));
         view = qs(fields.string("view", std::string()));
         written = qs(fields.string("database", std::string()));
+        if (fields.has("sweep_parameter")) {
+            const std::string key = fields.string("sweep_parameter");
+            swept = ParameterSpace::find(key);
+            if (!swept)
+                return fail(QObject::tr("%1: unknown sweep_parameter \"%2\"")
+                                .arg(context, QString::fromStdString(key)));
+        }
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()));
     }
@@ -145,6 +155,8 @@ bool SessionFile::apply(Session& session, const nlohmann::json& document, const 
     session.setBaseline(baseline);
     if (!view.isEmpty())
         session.setView(view);
+    if (swept)
+        session.setSweptParameter(*swept);
 
     const QString database = resolveDatabase(written, baseDirectory);
     if (!written.isEmpty() && database.isEmpty()) {

@@ -372,3 +372,20 @@ private slots:
 
 QTEST_MAIN(SessionTest)
 #include "SessionTest.moc"
+            {R"({"format":"concorde-explorer-session","version":1,"sweep_parameter":3})",
+             "sweep_parameter"},
+            {R"({"format":"concorde-explorer-session","version":1,"sweep_parameter":"robb"})",
+             "sweep_parameter"},
+
+    // The swept parameter is part of a session: saved, and restored on load.
+    void sweptParameterIsSaved() {
+        Session session;
+        session.setSweptParameter(ParamId::L2Kb);
+        const QString path = file("swept.json");
+        QString message;
+        QVERIFY2(ui::SessionFile::save(session, path, &message), qPrintable(message));
+        Session restored;
+        QVERIFY(restored.sweptParameter() != ParamId::L2Kb);
+        QVERIFY2(ui::SessionFile::load(restored, path, &message), qPrintable(message));
+        QCOMPARE(restored.sweptParameter(), ParamId::L2Kb);
+    }
