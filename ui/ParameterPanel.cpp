@@ -1,6 +1,7 @@
 #include "ParameterPanel.h"
 
 #include "Session.h"
+#include "params/ParameterRelevance.h"
 
 #include <QAction>
 #include <QEvent>
@@ -52,10 +53,14 @@ QString ParameterPanel::toolTipFor(const ParameterSpec& spec) const {
     QStringList grid;
     for (double value : session_.grid().values(spec.id))
         grid << qs(spec.formatValue(value));
-    return QStringLiteral("%1\nRange: %2\n%3: %4\nKey: %5")
-        .arg(qs(spec.meaning), range,
-             session_.hasDatabase() ? tr("Database grid") : tr("Default grid"),
-             grid.join(QStringLiteral(", ")), qs(spec.key));
+    QString text = QStringLiteral("%1\nRange: %2\n%3: %4\nKey: %5")
+                       .arg(qs(spec.meaning), range,
+                            session_.hasDatabase() ? tr("Database grid") : tr("Default grid"),
+                            grid.join(QStringLiteral(", ")), qs(spec.key));
+    const QString& inert = rows_[index(spec.id)].inert;
+    if (!inert.isEmpty())
+        text = tr("No effect now. %1").arg(inert) + QStringLiteral("\n\n") + text;
+    return text;
 }
 
 ParameterPanel::ParameterPanel(Session& session, QWidget* parent)
@@ -193,7 +198,7 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
         ++row;
 
         const ParamId id = spec.id;
-        rows_[index(id)] = Row{slider, value};
+        rows_[index(id)] = Row{slider, value, name};
         connect(slider, &QSlider::valueChanged, this,
                 [this, id](int position) { onSliderMoved(id, position); });
         connect(slider, &QSlider::sliderPressed, this, &ParameterPanel::dragStarted);
@@ -216,11 +221,29 @@ void ParameterPanel::onSliderMoved(ParamId id, int position) {
     session_.setParameter(id, value);
 }
 
+void ParameterPanel::showRelevance(const ParameterSpec& spec, const CoreConfig& config) {
+    Row& row = rows_[index(spec.id)];
+    const QString why = qs(ParameterRelevance::whyNoEffect(config, spec.id));
+    if (why == row.inert)
+        return;
+    row.inert = why;
+    const bool live = why.isEmpty();
+    row.name->setEnabled(live);
+    row.slider->setEnabled(live);
+    row.value->setEnabled(live);
+    row.slider->setToolTip(toolTipFor(spec));
+    row.name->setToolTip(live ? qs(spec.meaning)
+                              : tr("No effect now. %1").arg(why) + QStringLiteral("\n\n") +
+                                    qs(spec.meaning));
+    row.shown = std::numeric_limits<double>::quiet_NaN(); // its label's tooltip too
+}
+
 void ParameterPanel::showConfig(const CoreConfig& config) {
     syncing_ = true;
     for (const ParameterSpec& spec : ParameterSpace::all()) {
         const double value = config.value(spec.id);
         Row& row = rows_[index(spec.id)];
+        showRelevance(spec, config);
         row.slider->setValue(nearestIndex(session_.grid().values(spec.id), value));
         // Only labels whose value changed: restyling all twenty on every drag step would
         // relayout the panel each time (the live CPI's latency budget is 16 ms).

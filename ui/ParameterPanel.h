@@ -24,6 +24,9 @@ class Session;
 /// Session (a preset, undo, another view) moves the sliders. Child objects are named
 /// "slider_<key>", "value_<key>" and "label_<key>" (e.g. "slider_rob") for tests and styling.
 ///
+/// A parameter that has no effect in the current configuration (bp_miss_pct under TAGE:
+/// ParameterRelevance) is disabled, its tooltip saying why.
+///
 /// dragStarted() and dragFinished() bracket a mouse drag of any slider, so that the undo history
 /// can make one step of a whole drag.
 class ParameterPanel : public QWidget {
@@ -51,7 +54,11 @@ private:
     struct Row {
         QSlider* slider = nullptr;
         QLabel* value = nullptr;
+        QLabel* name = nullptr;
         double shown = 0; ///< the value the label shows (NaN: to be redrawn)
+        /// Why the parameter has no effect in the shown configuration (ParameterRelevance);
+        /// empty while it has one. Its row is disabled meanwhile, the reason in its tooltips.
+        QString inert;
     };
 
     QGroupBox* buildGroup(ParamGroup group);
@@ -64,6 +71,9 @@ private:
     QString toolTipFor(const ParameterSpec& spec) const;
     void onSliderMoved(ParamId id, int position);
     void showConfig(const CoreConfig& config);
+    /// Enables a parameter's row where it has an effect in `config`, else disables it and
+    /// says why in its tooltips.
+    void showRelevance(const ParameterSpec& spec, const CoreConfig& config);
     /// Makes the next showConfig() redraw every value label (new grid, new font).
     void forgetShownValues();
     void showValue(ParamId id, double value);

@@ -97,17 +97,21 @@ private slots:
     void keyRightMovesToNextGridValue() {
         QFETCH(int, param);
         const ParameterSpec& spec = ParameterSpace::all()[std::size_t(param)];
-        Session session;
+        // The miss rate is live only with the simple predictor.
+        CoreConfig start;
+        if (spec.id == ParamId::BpMissPct)
+            start.set(ParamId::BranchPredictor, 0);
+        Session session(start, start);
         ParameterPanel panel(session);
         QSlider* slider = sliderFor(panel, spec.key);
         QLabel* value = valueFor(panel, spec.key);
         QSignalSpy spy(&session, &Session::configChanged);
 
-        const int start = slider->value();
-        QCOMPARE(spec.grid[std::size_t(start)], session.config().value(spec.id));
+        const int position = slider->value();
+        QCOMPARE(spec.grid[std::size_t(position)], session.config().value(spec.id));
         // Step up, or down when the default already sits on the last grid value.
-        const bool up = start + 1 < int(spec.grid.size());
-        const int next = up ? start + 1 : start - 1;
+        const bool up = position + 1 < int(spec.grid.size());
+        const int next = up ? position + 1 : position - 1;
         slider->setFocus();
         QTest::keyClick(slider, up ? Qt::Key_Right : Qt::Key_Left);
 
@@ -118,7 +122,7 @@ private slots:
         QCOMPARE(value->text(), qs(spec.formatWithUnit(expected)));
         for (const ParameterSpec& other : ParameterSpace::all())
             if (other.id != spec.id)
-                QCOMPARE(session.config().value(other.id), CoreConfig{}.value(other.id));
+                QCOMPARE(session.config().value(other.id), start.value(other.id));
     }
 
     void robStepShowsUnit() {
@@ -133,6 +137,37 @@ private slots:
         QCOMPARE(session.config().branchPredictor(), BranchPredictorKind::Simple);
         QTest::keyClick(sliderFor(panel, "bp_miss_pct"), Qt::Key_Right);
         QCOMPARE(valueFor(panel, "bp_miss_pct")->text(), QStringLiteral("5 %"));
+    }
+
+    void sliderWithoutEffectIsDisabledWithTheReason() {
+        // bp_miss_pct sets the simple predictor's miss rate; under TAGE it changes nothing.
+        Session session;
+        ParameterPanel panel(session);
+        QCOMPARE(session.config().branchPredictor(), BranchPredictorKind::Tage);
+        QSlider* missRate = sliderFor(panel, "bp_miss_pct");
+        QVERIFY(!missRate->isEnabled());
+        QVERIFY(!valueFor(panel, "bp_miss_pct")->isEnabled());
+        QVERIFY(!panel.findChild<QLabel*>("label_bp_miss_pct")->isEnabled());
+        QVERIFY2(missRate->toolTip().startsWith("No effect now."), qPrintable(missRate->toolTip()));
+        QVERIFY(missRate->toolTip().contains("simple branch predictor"));
+        QVERIFY(panel.findChild<QLabel*>("label_bp_miss_pct")->toolTip().contains("No effect"));
+        const double before = session.config().bpMissPct();
+        QTest::keyClick(missRate, Qt::Key_Right); // a disabled slider takes no keys
+        QCOMPARE(session.config().bpMissPct(), before);
+        // Every other slider stays live.
+        for (const ParameterSpec& spec : ParameterSpace::all())
+            if (spec.id != ParamId::BpMissPct)
+                QVERIFY2(sliderFor(panel, spec.key)->isEnabled(), spec.key.c_str());
+
+        // The simple predictor: live again, the plain tooltip back; and off once more with TAGE.
+        QTest::keyClick(sliderFor(panel, "bp"), Qt::Key_Left);
+        QCOMPARE(session.config().branchPredictor(), BranchPredictorKind::Simple);
+        QVERIFY(missRate->isEnabled());
+        QVERIFY(!missRate->toolTip().contains("No effect"));
+        QTest::keyClick(missRate, Qt::Key_Right);
+        QVERIFY(session.config().bpMissPct() != before);
+        QTest::keyClick(sliderFor(panel, "bp"), Qt::Key_Right);
+        QVERIFY(!missRate->isEnabled());
     }
 
     void presetMovesSliders() {
