@@ -67,7 +67,10 @@ void PhasesPage::refresh() {
     for (std::size_t i = 0; i < timeline.entries.size(); ++i)
         if (int(timeline.entries[i].region) == bounds().drilledRegion())
             selected = int(i);
-    view_->setTimeline(std::move(timeline));
+    // Each phase named by what sets it apart, at the configuration shown.
+    std::vector<PhaseSummary> summaries =
+        PhaseSummary::summarise(timeline, *data, explorer->snap(session().config()));
+    view_->setTimeline(std::move(timeline), std::move(summaries));
     view_->setSelectedRegion(selected);
     if (pending)
         setTitle(tr("Regions of %1 — clustering phases… (click a region to drill into it)")

@@ -1,6 +1,7 @@
 #include "PhasesView.h"
 
 #include "ChartFormat.h"
+#include "explore/BoundResources.h"
 
 #include <QFontMetrics>
 #include <QMouseEvent>
@@ -15,11 +16,29 @@ PhasesView::PhasesView(QWidget* parent) : ChartView(QStringLiteral("phases"), pa
     setEmptyMessage(tr("No program selected"));
 }
 
-void PhasesView::setTimeline(ProgramTimeline timeline) {
+void PhasesView::setTimeline(ProgramTimeline timeline, std::vector<PhaseSummary> phases) {
     timeline_ = std::move(timeline);
+    phases_ = std::move(phases);
     if (selected_ >= int(timeline_.entries.size()))
         selected_ = -1;
     rebuild();
+}
+
+QString PhasesView::phaseName(int phase) const {
+    const auto it = std::find_if(phases_.begin(), phases_.end(),
+                                 [&](const PhaseSummary& s) { return s.phase == phase; });
+    if (it == phases_.end())
+        return tr("phase %1").arg(phase);
+    // What sets it apart: how fast it runs, what limits it, how much of the program it is.
+    QString name = tr("phase %1: ").arg(phase);
+    if (!std::isnan(it->cpi))
+        name += tr("CPI %1, ").arg(ChartFormat::cpi(it->cpi));
+    const auto& labels = BoundResources::labels();
+    if (it->dominantResource < labels.size())
+        name += tr("%1-bound (%2 of windows), ")
+                    .arg(QString::fromStdString(labels[it->dominantResource]),
+                         ChartFormat::percent(it->dominantShare));
+    return name + tr("%1 of instructions").arg(ChartFormat::percent(it->instructionShare));
 }
 
 void PhasesView::clear() {
@@ -107,7 +126,7 @@ void PhasesView::rebuild() {
             bars->setBrush(QBrush(theme().grid));
         } else {
             const int p = slot - 1;
-            bars->setName(tr("phase %1").arg(p));
+            bars->setName(phaseName(p));
             bars->setBrush(theme().palette.brush(p));
         }
         bars->setPen(QPen(theme().background, 1));

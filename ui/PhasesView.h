@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ChartView.h"
+#include "explore/PhaseSummary.h"
 #include "explore/ProgramTimeline.h"
 
 class QCPBars;
@@ -22,7 +23,10 @@ class PhasesView : public ChartView {
 public:
     explicit PhasesView(QWidget* parent = nullptr);
 
-    void setTimeline(ProgramTimeline timeline);
+    /// The timeline and, for the legend, what sets each phase apart (PhaseSummary::summarise:
+    /// its CPI, dominant bound and share of instructions; empty: the phases' numbers only).
+    void setTimeline(ProgramTimeline timeline, std::vector<PhaseSummary> phases = {});
+    const std::vector<PhaseSummary>& phaseSummaries() const { return phases_; }
     void clear();
     const ProgramTimeline& timeline() const { return timeline_; }
     /// Marks entry `index` (-1: none) without emitting regionActivated.
@@ -58,7 +62,11 @@ private:
     bool cpisKnown() const;
     double barHeight(std::size_t entry) const;
 
+    /// The legend's name of phase `phase`: its number, and its summary where there is one.
+    QString phaseName(int phase) const;
+
     ProgramTimeline timeline_;
+    std::vector<PhaseSummary> phases_;
     int selected_ = -1;
     QVector<QCPBars*> bars_; ///< index phase + 1 (0: no phase)
     QCPGraph* programGraph_ = nullptr;

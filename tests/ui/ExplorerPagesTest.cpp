@@ -7,9 +7,10 @@
 #include "../support/TinyExplorerDatabase.h"
 #include "CdfPage.h"
 #include "CdfView.h"
+#include "ChartFormat.h"
+#include "ChartTable.h"
 #include "ComparisonPage.h"
 #include "ComparisonView.h"
-#include "ChartTable.h"
 #include "ExplorerBounds.h"
 #include "HeadlessExport.h"
 #include "MainWindow.h"
@@ -17,22 +18,24 @@
 #include "PhasesView.h"
 #include "SensitivityPage.h"
 #include "SensitivityView.h"
-#include "SweepPage.h"
-#include "SweepView.h"
-#include "ValidationPage.h"
-#include "ValidationView.h"
 #include "Session.h"
 #include "ShapleyPage.h"
 #include "ShapleyPanel.h"
 #include "ShapleyView.h"
+#include "SweepPage.h"
+#include "SweepView.h"
 #include "TimeseriesPage.h"
 #include "TimeseriesView.h"
+#include "ValidationPage.h"
+#include "ValidationView.h"
 #include "ViewCatalog.h"
 #include "ViewPage.h"
 #include "ViewTabs.h"
+#include "explore/BoundResources.h"
 #include "explore/ConfigChecker.h"
 #include "explore/ExplorerModel.h"
 #include "explore/ParameterSweep.h"
+#include "explore/PhaseSummary.h"
 #include "params/PresetLibrary.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "pipeline/DatabasePhases.h"
@@ -59,6 +62,7 @@
 
 using namespace concorde;
 using concorde::ui::CdfPage;
+using concorde::ui::ChartFormat;
 using concorde::ui::ChartPage;
 using concorde::ui::ChartTable;
 using concorde::ui::ComparisonPage;
@@ -69,14 +73,14 @@ using concorde::ui::MainWindow;
 using concorde::ui::PhasesPage;
 using concorde::ui::SensitivityPage;
 using concorde::ui::SensitivityView;
-using concorde::ui::SweepPage;
-using concorde::ui::SweepView;
-using concorde::ui::ValidationPage;
-using concorde::ui::ValidationView;
 using concorde::ui::Session;
 using concorde::ui::ShapleyPage;
 using concorde::ui::ShapleyView;
+using concorde::ui::SweepPage;
+using concorde::ui::SweepView;
 using concorde::ui::TimeseriesPage;
+using concorde::ui::ValidationPage;
+using concorde::ui::ValidationView;
 using concorde::ui::ViewCatalog;
 using concorde::ui::ViewPage;
 
@@ -468,6 +472,50 @@ private slots:
         QTRY_COMPARE(view->sweep().parameter, ParamId::L2Kb);
     }
 
+    void phasesAreDescribedByCpiBoundAndInstructionShare() {
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        window.resize(1400, 900);
+        QVERIFY(showAndOpen(*session, window));
+        auto* phases = page<PhasesPage>(window);
+        window.findChild<QTabWidget*>(QStringLiteral("view_tabs"))->setCurrentWidget(phases);
+        QTRY_VERIFY(phases->view()->hasData() && phases->view()->timeline().hasPhases());
+        const ProgramTimeline& timeline = phases->view()->timeline();
+        const auto& summaries = phases->view()->phaseSummaries();
+        QVERIFY(!summaries.empty());
+        double total = 0;
+        for (const auto& entry : timeline.entries)
+            total += double(entry.length);
+        double shares = 0;
+        for (const PhaseSummary& s : summaries) {
+            // Share and CPI from the regions of the phase.
+            double instructions = 0, cycles = 0;
+            std::size_t regions = 0;
+            for (const auto& entry : timeline.entries)
+                if (entry.phase == s.phase) {
+                    instructions += double(entry.length);
+                    cycles += entry.cpi * double(entry.length);
+                    ++regions;
+                }
+            QCOMPARE(s.regions, regions);
+            QVERIFY(std::abs(s.instructionShare - instructions / total) < 1e-12);
+            QVERIFY(std::abs(s.cpi - cycles / instructions) < 1e-9 * s.cpi);
+            QVERIFY(s.dominantShare > 0 && s.dominantShare <= 1);
+            shares += s.instructionShare;
+            // The legend says it.
+            const QString name = phases->view()->phaseBars(int(s.phase))->name();
+            QVERIFY2(name.contains(QStringLiteral("CPI ") + ChartFormat::cpi(s.cpi)),
+                     qPrintable(name));
+            QVERIFY2(name.contains(QString::fromStdString(
+                         BoundResources::labels()[s.dominantResource] + "-bound")),
+                     qPrintable(name));
+            QVERIFY2(name.contains(ChartFormat::percent(s.instructionShare) +
+                                   QStringLiteral(" of instructions")),
+                     qPrintable(name));
+        }
+        QVERIFY(std::abs(shares - 1.0) < 1e-9); // every tiny region has a phase
+    }
+
     void clickingARegionDrillsInAndBackReturns() {
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
@@ -477,6 +525,9 @@ private slots:
         auto* tabs = window.findChild<QTabWidget*>(QStringLiteral("view_tabs"));
         tabs->setCurrentWidget(phases);
         QTRY_VERIFY(phases->view()->hasData());
+        // The phases arrive from the background; their legend relayouts the chart, so locate
+        // the bars only after.
+        QTRY_VERIFY(phases->view()->timeline().hasPhases());
         const auto& entries = phases->view()->timeline().entries;
         QCOMPARE(entries.size(), std::size_t(3)); // alpha: three regions
         QCustomPlot* plot = phases->view()->plot();
@@ -668,7 +719,8 @@ private slots:
     void headlessExportRendersEveryView() {
         const ViewCatalog catalog = ViewCatalog::standard();
         QCOMPARE(catalog.names(),
-                 (QStringList{"overview", "comparison", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
+                 (QStringList{"overview", "comparison", "cdf", "timeseries", "shapley",
+                              "sensitivity", "sweep", "phases", "validation"}));
         const struct {
             const char* extension;
             QByteArray magic;
@@ -732,7 +784,8 @@ private slots:
         // Every view but Validation: the tiny database has no labels, and a chart without data
         // is not written.
         QCOMPARE(written.size(), 8 * 4);
-        for (const char* name : {"overview", "comparison", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases"})
+        for (const char* name : {"overview", "comparison", "cdf", "timeseries", "shapley",
+                                 "sensitivity", "sweep", "phases"})
             for (const char* type : {"png", "svg", "pdf", "csv"})
                 QVERIFY2(written.contains(QDir(folder).filePath(QStringLiteral("%1.%2").arg(
                              QLatin1String(name), QLatin1String(type)))),
