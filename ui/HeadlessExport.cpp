@@ -89,7 +89,11 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     session.theme().setScheme(*scheme);
     session.theme().setProjector(request.projector);
     session.theme().applyToApplication();
-    if (!session.openDatabaseNow(request.database, &error))
+    // Only what the chart needs: most views predict just the target and the baseline.
+    std::vector<CoreConfig> only;
+    if (!view->predictsTheWholeGrid)
+        only = {target, baseline};
+    if (!session.openDatabaseNow(request.database, &error, only))
         return fail(err, error);
     if (!request.program.isEmpty() && !session.setProgram(request.program))
         return fail(err, QStringLiteral("the database has no program '%1' (it has: %2)")

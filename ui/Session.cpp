@@ -99,14 +99,15 @@ void Session::openDatabase(const QString& path) {
     emit databaseOpening(absolute);
 }
 
-bool Session::openDatabaseNow(const QString& path, QString* error) {
+bool Session::openDatabaseNow(const QString& path, QString* error,
+                              const std::vector<CoreConfig>& only) {
     cancelOpening();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     openingPath_ = absolute;
     emit databaseOpening(absolute);
     OpenOutcome outcome;
     try {
-        outcome.explorer = ExplorerModel::open(absolute.toStdString());
+        outcome.explorer = ExplorerModel::open(absolute.toStdString(), {}, {}, only);
     } catch (const std::exception& e) {
         outcome.error = messageOf(e);
     }

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace concorde {
 class ExplorerModel;
@@ -86,7 +87,10 @@ public:
     void openDatabase(const QString& path);
     /// Opens on the calling thread (the headless export, tests); the same signals, no progress.
     /// Returns false, with the message in `error`, on failure.
-    bool openDatabaseNow(const QString& path, QString* error = nullptr);
+    /// `only`: precompute predictions for these configurations' values only
+    /// (ExplorerModel::open), for a one-shot export; empty: the whole grid.
+    bool openDatabaseNow(const QString& path, QString* error = nullptr,
+                         const std::vector<CoreConfig>& only = {});
     /// Cancels an open in progress (emits databaseOpenCancelled()); no-op when none.
     void cancelOpening();
     /// True while a database is being opened.

@@ -5,8 +5,8 @@
 #include "OverviewPage.h"
 #include "PhasesPage.h"
 #include "SensitivityPage.h"
-#include "SweepPage.h"
 #include "ShapleyPage.h"
+#include "SweepPage.h"
 #include "TimeseriesPage.h"
 #include "ValidationPage.h"
 
@@ -17,21 +17,23 @@ ViewCatalog ViewCatalog::standard() {
     ViewCatalog catalog;
     catalog.add({QStringLiteral("overview"), QObject::tr("Overview"),
                  QStringLiteral("every program's CPI, target vs baseline"),
-                 [](const ViewContext& c) -> ViewPage* { return new OverviewPage(c.session); }});
+                 [](const ViewContext& c) -> ViewPage* { return new OverviewPage(c.session); },
+                 false});
     catalog.add({QStringLiteral("comparison"), QObject::tr("A/B"),
                  QStringLiteral("speed-up of the target over the baseline per program"),
                  [](const ViewContext& c) -> ViewPage* {
                      return new ComparisonPage(c.session, c.presets, c.bounds);
-                 }});
+                 },
+                 false});
+    catalog.add({QStringLiteral("cdf"), QObject::tr("Throughput CDFs"),
+                 QStringLiteral("throughput CDF per resource of the program"),
+                 [](const ViewContext& c) -> ViewPage* { return new CdfPage(c.session, c.bounds); },
+                 false});
     catalog.add(
-        {QStringLiteral("cdf"), QObject::tr("Throughput CDFs"),
-         QStringLiteral("throughput CDF per resource of the program"),
-         [](const ViewContext& c) -> ViewPage* { return new CdfPage(c.session, c.bounds); }});
-    catalog.add({QStringLiteral("timeseries"), QObject::tr("Bound timeseries"),
-                 QStringLiteral("per-window bounds of the program, binding resource band"),
-                 [](const ViewContext& c) -> ViewPage* {
-                     return new TimeseriesPage(c.session, c.bounds);
-                 }});
+        {QStringLiteral("timeseries"), QObject::tr("Bound timeseries"),
+         QStringLiteral("per-window bounds of the program, binding resource band"),
+         [](const ViewContext& c) -> ViewPage* { return new TimeseriesPage(c.session, c.bounds); },
+         false});
     catalog.add({QStringLiteral("shapley"), QObject::tr("Shapley attribution"),
                  QStringLiteral("Shapley attribution of baseline -> target per program"),
                  [](const ViewContext& c) -> ViewPage* {
@@ -45,15 +47,15 @@ ViewCatalog ViewCatalog::standard() {
                  [](const ViewContext& c) -> ViewPage* {
                      return new SensitivityPage(c.session, c.bounds);
                  }});
-    catalog.add({QStringLiteral("sweep"), QObject::tr("Sweep"),
-                 QStringLiteral("every program's CPI across one parameter's grid"),
-                 [](const ViewContext& c) -> ViewPage* {
-                     return new SweepPage(c.session, c.bounds);
-                 }});
+    catalog.add(
+        {QStringLiteral("sweep"), QObject::tr("Sweep"),
+         QStringLiteral("every program's CPI across one parameter's grid"),
+         [](const ViewContext& c) -> ViewPage* { return new SweepPage(c.session, c.bounds); }});
     catalog.add(
         {QStringLiteral("phases"), QObject::tr("Phases"),
          QStringLiteral("the program's regions coloured by phase, predicted CPI"),
-         [](const ViewContext& c) -> ViewPage* { return new PhasesPage(c.session, c.bounds); }});
+         [](const ViewContext& c) -> ViewPage* { return new PhasesPage(c.session, c.bounds); },
+         false});
     catalog.add({QStringLiteral("validation"), QObject::tr("Validation"),
                  QStringLiteral("predicted vs simulated CPI of every label"),
                  [](const ViewContext& c) -> ViewPage* {

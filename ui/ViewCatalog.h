@@ -31,6 +31,10 @@ struct ViewEntry {
     /// Builds the view's page (the caller owns it). The page is the export interface: its
     /// chartView() is what every export writes, after ensureCurrent().
     std::function<ViewPage*(const ViewContext& context)> create;
+    /// Whether the view predicts configurations other than the target, the baseline and mixes
+    /// of their values (a sweep, a sensitivity step, the labels' configurations). Without, the
+    /// headless export precomputes the predictions for those values only (ExplorerModel::open).
+    bool predictsTheWholeGrid = true;
 };
 
 /// The registry of the explorer's views, in tab order: the main window makes one tab per entry,

@@ -1,8 +1,7 @@
 #include "explore/DatabasePredictor.h"
 
-#include "explore/LoadInParallel.h"
-
 #include "common/ConcordeError.h"
+#include "explore/LoadInParallel.h"
 #include "features/FeatureAssembler.h"
 #include "store/FeatureDatabase.h"
 #include "store/StoredRegionSeries.h"
@@ -34,8 +33,9 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
                         job) {}
 
 DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
-                                     const RegionCatalog& catalog, const JobControl& job)
-    : model_(std::move(model)), grid_(database.buildSettings().grid) {
+                                     const RegionCatalog& catalog, const JobControl& job,
+                                     const ParameterGrid* grid)
+    : model_(std::move(model)), grid_(grid ? *grid : ParameterGrid(database.buildSettings().grid)) {
     model_.check(database.path().string());
     for (const RegionCatalog::Program& program : catalog.programs()) {
         programs_.push_back(program.name);

@@ -38,15 +38,19 @@ public:
     /// regions ready (reports come from worker threads); a cancel throws jobCancelled.
     DatabasePredictor(FeatureDatabase& database, CpiModel model,
                       const std::vector<std::string>& programs = {}, const JobControl& job = {});
-    /// The same over the regions of `catalog` (read once from `database` by the caller).
+    /// The same over the regions of `catalog` (read once from `database` by the caller). With
+    /// `grid` (a subset of the database's grid), only its combinations are precomputed: what a
+    /// one-shot export needs, a fraction of the work; configurations off it are then refused as
+    /// off the grid.
     DatabasePredictor(FeatureDatabase& database, CpiModel model, const RegionCatalog& catalog,
-                      const JobControl& job = {});
+                      const JobControl& job = {}, const ParameterGrid* grid = nullptr);
 
     /// The precomputed predictor of one region from its series (used here and by evaluate).
     static std::unique_ptr<BlockPrecomputedMlp>
     precompute(const CpiModel& model, const ParameterGrid& grid, const SeriesSource& source);
 
     const CpiModel& model() const { return model_; }
+    /// The grid predictions are precomputed on (the database's, or the subset given).
     const ParameterGrid& grid() const { return grid_; }
     const std::vector<RegionEntry>& regions() const { return regions_; }
     /// Program names in database order.

@@ -18,7 +18,8 @@ constexpr std::size_t kRegionGrain = 16;
 
 std::unique_ptr<ExplorerModel> ExplorerModel::open(const std::filesystem::path& path,
                                                    const std::string& modelName,
-                                                   const JobControl& job) {
+                                                   const JobControl& job,
+                                                   std::span<const CoreConfig> only) {
     FeatureDatabase database = FeatureDatabase::openReadOnly(path);
     std::optional<CpiModel> model = database.readModel(modelName);
     if (!model) {
@@ -29,14 +30,40 @@ std::unique_ptr<ExplorerModel> ExplorerModel::open(const std::filesystem::path& 
                        "one with: concorde dataset, then concorde train --db " +
                        path.filename().string());
     }
-    return std::make_unique<ExplorerModel>(std::move(database), std::move(*model), job);
+    return std::make_unique<ExplorerModel>(std::move(database), std::move(*model), job, only);
 }
 
-ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job)
+namespace {
+
+/// The database's grid cut down to the values of `only`, each snapped to its nearest grid
+/// value; the whole grid when `only` is empty.
+ParameterGrid gridOf(const ParameterGrid& grid, std::span<const CoreConfig> only) {
+    if (only.empty())
+        return grid;
+    const ConfigChecker checker(grid, {});
+    ParameterGrid cut = grid;
+    for (const ParameterSpec& spec : ParameterSpace::all()) {
+        std::vector<double> values;
+        for (const CoreConfig& config : only)
+            values.push_back(checker.snap(config).value(spec.id));
+        std::sort(values.begin(), values.end());
+        values.erase(std::unique(values.begin(), values.end()), values.end());
+        cut.set(spec.id, std::move(values));
+    }
+    return cut;
+}
+
+} // namespace
+
+ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job,
+                             std::span<const CoreConfig> only)
     : path_(database.path()), database_(std::move(database)),
-      catalog_(RegionCatalog::read(database_)),
-      predictor_(std::make_unique<DatabasePredictor>(database_, std::move(model), catalog_, job)),
-      checker_(predictor_->grid(),
+      catalog_(RegionCatalog::read(database_)), predictor_([&] {
+          const ParameterGrid grid = gridOf(ParameterGrid(database_.buildSettings().grid), only);
+          return std::make_unique<DatabasePredictor>(database_, std::move(model), catalog_, job,
+                                                     &grid);
+      }()),
+      checker_(ParameterGrid(database_.buildSettings().grid),
                ConfigChecker::trainedValuesFromMetrics(predictor_->model().metrics)),
       accuracy_(ModelAccuracy::fromMetrics(predictor_->model().metrics)) {
     phases_.reserve(catalog_.regions().size());

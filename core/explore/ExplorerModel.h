@@ -32,11 +32,18 @@ public:
     /// ConcordeError with a message for the user: the file is missing, not a feature database or
     /// damaged (FeatureDatabase::openReadOnly), has no model or no complete region, or the user
     /// cancelled through `job` (jobCancelled). `job` counts the regions precomputed.
+    ///
+    /// With `only` (e.g. a headless export's target and baseline), predictions are precomputed
+    /// just for configurations made of these configurations' values, snapped to the grid: every
+    /// mix of them (Shapley's coalitions), and nothing else (a sweep or a sensitivity step is
+    /// then refused as off the grid). grid() and snap() keep the database's whole grid.
     static std::unique_ptr<ExplorerModel> open(const std::filesystem::path& path,
                                                const std::string& modelName = {},
-                                               const JobControl& job = {});
+                                               const JobControl& job = {},
+                                               std::span<const CoreConfig> only = {});
     /// Uses an already-open database and model (tests, `--model-from`).
-    ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job = {});
+    ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job = {},
+                  std::span<const CoreConfig> only = {});
 
     const std::filesystem::path& path() const { return path_; }
     const CpiModel& model() const { return predictor_->model(); }

@@ -7,6 +7,7 @@
 #include "Theme.h"
 #include "common/ConcordeError.h"
 #include "explore/ConfigChecker.h"
+#include "explore/DatabasePredictor.h"
 #include "explore/ExplorerModel.h"
 #include "params/PresetLibrary.h"
 
@@ -178,6 +179,47 @@ private slots:
         QCOMPARE(session.prediction()->program, std::string("beta"));
         QVERIFY(!session.setProgram(QStringLiteral("gamma")));
         QCOMPARE(session.program(), QStringLiteral("beta"));
+    }
+
+    // A one-shot export precomputes only the target's and the baseline's values, and predicts
+    // them (and any mix of them) exactly as the whole grid does.
+    void openingForTwoConfigurationsPrecomputesOnlyTheirValues() {
+        CoreConfig target = onTinyGrid();
+        target.set(ParamId::Rob, 64);
+        CoreConfig baseline = target;
+        baseline.set(ParamId::AluIssue, 4);
+        baseline.set(ParamId::LoadQueue, 48);
+        Session whole(target, baseline);
+        QVERIFY(whole.openDatabaseNow(database_));
+        Session cut(target, baseline);
+        QVERIFY(cut.openDatabaseNow(database_, nullptr, {target, baseline}));
+
+        const DatabasePredictor& full = whole.explorer()->predictor();
+        const DatabasePredictor& part = cut.explorer()->predictor();
+        std::size_t fullCombinations = 1, partCombinations = 1;
+        for (const ParameterSpec& spec : ParameterSpace::all()) {
+            const std::size_t values = target.value(spec.id) == baseline.value(spec.id) ? 1 : 2;
+            QCOMPARE(part.grid().size(spec.id), values);
+            fullCombinations *= full.grid().size(spec.id);
+            partCombinations *= values;
+        }
+        QVERIFY(partCombinations * 100 < fullCombinations);
+        // The sliders still snap to the database's grid.
+        QCOMPARE(cut.explorer()->grid(), whole.explorer()->grid());
+
+        CoreConfig mixed = target;
+        mixed.set(ParamId::LoadQueue, 48);
+        for (const CoreConfig& config : {target, baseline, mixed})
+            for (std::size_t r = 0; r < full.regions().size(); ++r)
+                QCOMPARE(part.regionCpi(r, config), full.regionCpi(r, config));
+        // A value of the database's grid that neither has: not precomputed, refused.
+        CoreConfig elsewhere = target;
+        for (const double rob : full.grid().values(ParamId::Rob))
+            if (!part.grid().find(ParamId::Rob, rob))
+                elsewhere.set(ParamId::Rob, rob);
+        QVERIFY(elsewhere != target);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, part.regionCpi(0, elsewhere));
+        (void)full.regionCpi(0, elsewhere); // which the whole grid predicts
     }
 
     // While a prediction runs, further changes only mark the state dirty: one more prediction
