@@ -55,8 +55,9 @@ void ConfigSummaryLabel::refresh() {
     const QString comparison =
         differing == 0 ? tr("same as target")
                        : tr("%1 of %2 parameters differ").arg(differing).arg(kParamCount);
-    setText(tr("Target: %1 — %2   |   Baseline: %3 (%4)")
-                .arg(nameOf(target), briefSummary(target), nameOf(baseline), comparison));
+    // Both names first: on a narrow screen the label is clipped at its end, never the names.
+    setText(tr("Target: %1 · Baseline: %2 (%3) — %4")
+                .arg(nameOf(target), nameOf(baseline), comparison, briefSummary(target)));
     // One line per parameter, in the key=value form the command line accepts.
     QStringList lines{tr("Target (baseline value where it differs):")};
     for (const ParameterSpec& spec : ParameterSpace::all()) {

@@ -42,7 +42,7 @@ QSize HeadlessExport::parseSize(const QString& text) {
 bool HeadlessExport::configure(const Request& request, const PresetLibrary& presets,
                                CoreConfig& target, CoreConfig& baseline, QString* error) {
     try {
-        target = request.preset.isEmpty() ? CoreConfig{}
+        target = request.preset.isEmpty() ? Session::defaultTarget(presets)
                                           : presets.require(request.preset.toStdString()).config;
         for (const QString& assignment : request.assignments)
             target.applyAssignment(assignment.toStdString());

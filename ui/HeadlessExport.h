@@ -22,7 +22,8 @@ class ViewCatalog;
 ///                       -o FILE.png|.svg|.pdf|.csv
 ///
 /// opens the database on the calling thread, predicts for the configuration (a preset, then
-/// the --set assignments in order) against the baseline (a preset, by default "big"), builds the
+/// the --set assignments in order; by default n1-like) against the baseline (a preset, by default
+/// little), builds the
 /// view from the ViewCatalog without showing it, and writes the chart (PNG, SVG, PDF) or its
 /// data (CSV). Needs a QApplication; no display (QT_QPA_PLATFORM=offscreen).
 class HeadlessExport {
@@ -31,9 +32,9 @@ public:
         QString database; ///< the database to open (the caller resolves the default)
         QString view;
         QString program;         ///< empty: the database's first program
-        QString preset;          ///< empty: the default configuration
+        QString preset;          ///< empty: Session::defaultTarget ("n1-like")
         QStringList assignments; ///< "key=value", applied after the preset
-        QString baselinePreset;  ///< empty: "big" when present, else the default configuration
+        QString baselinePreset;  ///< empty: Session::defaultBaseline ("little")
         QString output;
         QString theme = QStringLiteral("light");
         bool projector = false;

@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "AboutText.h"
 #include "ChartExporter.h"
 #include "ChartView.h"
 #include "ConfigSummaryLabel.h"
@@ -7,6 +8,7 @@
 #include "EmptyStatePage.h"
 #include "ExplorerBounds.h"
 #include "FileDropFilter.h"
+#include "GuideDialog.h"
 #include "ParameterHistory.h"
 #include "ParameterPanel.h"
 #include "PredictionHeader.h"
@@ -285,6 +287,9 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("menu_help"));
+    QAction* guide = help->addAction(tr("&Guide"), this, &MainWindow::showGuide);
+    guide->setObjectName(QStringLiteral("action_guide"));
+    guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About Concorde Explorer"), this, &MainWindow::showAbout)
         ->setObjectName(QStringLiteral("action_about"));
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -398,6 +403,27 @@ void MainWindow::applyTheme() {
     }
 }
 
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    const QScreen* display = screen();
+    if (fittedFrame_ || !display || isFullScreen() || isMaximized())
+        return;
+    fittedFrame_ = true;
+    const QRect room = display->availableGeometry();
+    const QSize frame = frameGeometry().size() - geometry().size();
+    const QSize inside = size().boundedTo(room.size() - frame);
+    if (inside != size())
+        resize(inside.expandedTo(minimumSize()));
+    // Back inside the free area if the frame reached past it.
+    QRect placed = frameGeometry();
+    placed.moveLeft(std::clamp(placed.left(), room.left(),
+                               std::max(room.left(), room.right() - placed.width() + 1)));
+    placed.moveTop(std::clamp(placed.top(), room.top(),
+                              std::max(room.top(), room.bottom() - placed.height() + 1)));
+    if (placed.topLeft() != frameGeometry().topLeft())
+        move(placed.topLeft());
+}
+
 void MainWindow::fitScreen() {
     // On a narrow projector the parameters at projector size would make the window wider than
     // the screen (and window managers then refuse full screen): hide them; View ▸ Parameters
@@ -446,17 +472,22 @@ void MainWindow::chooseSessionToSave() {
     saveSession(path);
 }
 
+void MainWindow::showGuide() {
+    if (!guide_)
+        guide_ = new GuideDialog(ViewCatalog::standard(), this);
+    guide_->show();
+    guide_->raise();
+    guide_->activateWindow();
+}
+
 void MainWindow::showAbout() {
-    QMessageBox::about(
-        this, tr("About Concorde Explorer"),
-        tr("<h3>Concorde Explorer %1</h3>"
-           "<p>Interactive CPU microarchitecture exploration: drag twenty core parameters and see "
-           "predicted CPI, per-resource throughput bounds and Shapley attribution of the CPI gap "
-           "between a baseline and a target core.</p>"
-           "<p>Predictions follow the Concorde method (compositional analytical-ML fusion): "
-           "per-resource analytical bounds on traced programs, combined by a small neural "
-           "network trained against a cycle-level simulator.</p>")
-            .arg(QStringLiteral(CONCORDE_VERSION)));
+    // Window-modal but not blocking, as the error boxes.
+    auto* box = new QMessageBox(QMessageBox::NoIcon, tr("About Concorde Explorer"),
+                                AboutText::html(session_), QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("about_box"));
+    box->setTextFormat(Qt::RichText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 } // namespace concorde::ui

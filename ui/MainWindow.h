@@ -5,6 +5,7 @@
 #include <QStringList>
 
 class QAction;
+class QShowEvent;
 class QLabel;
 class QStackedWidget;
 
@@ -18,6 +19,7 @@ class ChartView;
 class DatabaseLoadingPage;
 class EmptyStatePage;
 class ExplorerBounds;
+class GuideDialog;
 class ParameterHistory;
 class ParameterPanel;
 class PredictionHeader;
@@ -66,6 +68,11 @@ public:
     bool exportAllForReview(const QString& folder, QString* error = nullptr,
                             QStringList* written = nullptr);
 
+protected:
+    /// On the first show, once the window frame is known: shrinks the window so that the frame
+    /// too fits the screen's free area (the start size bounds only the inside).
+    void showEvent(QShowEvent* event) override;
+
 private:
     /// The empty state, the loading page, the header and the view tabs.
     void buildCentralArea(const PresetLibrary& presets);
@@ -84,6 +91,9 @@ private:
     void chooseSessionToLoad();
     void chooseSessionToSave();
     void showError(const QString& title, const QString& message);
+    /// Help ▸ Guide: how to read each view (one dialog, kept open beside the charts).
+    void showGuide();
+    /// Help ▸ About: version, the database's provenance and the model's measured accuracy.
     void showAbout();
 
     Session& session_;
@@ -99,6 +109,8 @@ private:
     QLabel* databaseLabel_ = nullptr;
     ExplorerBounds* bounds_ = nullptr;
     QAction* backAction_ = nullptr;
+    GuideDialog* guide_ = nullptr;
+    bool fittedFrame_ = false; ///< showEvent() has fitted the frame to the screen
     bool fullScreenForProjector_ = false;
     QRect geometryBeforeProjector_; ///< restored when projector mode ends
 };

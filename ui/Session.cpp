@@ -29,9 +29,16 @@ Session::Session(const CoreConfig& target, const CoreConfig& baseline, QObject* 
 // The tasks cancel and wait for their runs as members.
 Session::~Session() = default;
 
+CoreConfig Session::defaultTarget(const PresetLibrary& presets) {
+    if (const Preset* n1 = presets.find("n1-like"))
+        return n1->config;
+    return CoreConfig{};
+}
+
 CoreConfig Session::defaultBaseline(const PresetLibrary& presets) {
-    if (const Preset* big = presets.find("big"))
-        return big->config;
+    for (const char* name : {"little", "big"})
+        if (const Preset* preset = presets.find(name))
+            return preset->config;
     return CoreConfig{};
 }
 

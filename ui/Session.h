@@ -53,8 +53,13 @@ public:
     /// Cancels an open in progress and waits for worker threads to finish.
     ~Session() override;
 
-    /// The baseline a new session starts with: the preset named "big" when `presets` has it (the
-    /// usual Shapley baseline, docs/design.md §3), otherwise the default CoreConfig.
+    /// The target a new session starts with when nothing else is asked for or remembered: the
+    /// preset "n1-like" when `presets` has it (a named, realistic core), otherwise the default
+    /// CoreConfig.
+    static CoreConfig defaultTarget(const PresetLibrary& presets);
+    /// The baseline a new session starts with: the preset "little" when `presets` has it (so the
+    /// explorer opens on a meaningful comparison of two named cores, n1-like against little),
+    /// else "big", otherwise the default CoreConfig.
     static CoreConfig defaultBaseline(const PresetLibrary& presets);
 
     // --- Target configuration (what the sliders edit) ---

@@ -57,12 +57,15 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
     statusLabel_->setTextFormat(Qt::PlainText);
     view_ = new ShapleyView(this);
 
+    // Two rows, what to compare and what to compute: in one row they made the window wider
+    // than a 1024-pixel screen (issue 23).
+    auto* comparison = new QHBoxLayout;
+    comparison->addWidget(new QLabel(tr("Baseline"), this));
+    comparison->addWidget(baselineBox_);
+    comparison->addWidget(new QLabel(tr("Target"), this));
+    comparison->addWidget(targetBox_);
+    comparison->addStretch(1);
     auto* controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Baseline"), this));
-    controls->addWidget(baselineBox_);
-    controls->addWidget(new QLabel(tr("Target"), this));
-    controls->addWidget(targetBox_);
-    controls->addSpacing(12);
     controls->addWidget(modeBox_);
     controls->addWidget(programBox_);
     controls->addStretch(1);
@@ -71,6 +74,7 @@ ShapleyPanel::ShapleyPanel(QWidget* parent) : QWidget(parent) {
     controls->addWidget(runButton_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(comparison);
     layout->addLayout(controls);
     layout->addWidget(statusLabel_);
     layout->addWidget(view_, 1);

@@ -2,6 +2,7 @@
 // export. No logic lives here.
 
 #include "HeadlessExport.h"
+#include "LastConfiguration.h"
 #include "MainWindow.h"
 #include "Session.h"
 #include "Theme.h"
@@ -10,13 +11,13 @@
 #include "common/AllocatorPolicy.h"
 #include "params/PresetLibrary.h"
 
-#include <algorithm>
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTextStream>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -43,14 +44,16 @@ struct Options {
                                QStringLiteral("P")};
     QCommandLineOption preset{QStringLiteral("preset"),
                               QStringLiteral("Start the target from preset P (big, n1-like, "
-                                             "little, or your own)."),
+                                             "little, or your own; default: the last one the "
+                                             "window had, else n1-like)."),
                               QStringLiteral("P")};
     QCommandLineOption set{QStringLiteral("set"),
                            QStringLiteral("Set one target parameter, after --preset "
                                           "(repeatable), e.g. --set rob=256 --set bp=tage."),
                            QStringLiteral("KEY=VALUE")};
     QCommandLineOption baseline{QStringLiteral("baseline"),
-                                QStringLiteral("Compare against preset P (default: big)."),
+                                QStringLiteral("Compare against preset P (default: the last "
+                                               "baseline the window had, else little)."),
                                 QStringLiteral("P")};
     QCommandLineOption theme{QStringLiteral("theme"),
                              QStringLiteral("Colour scheme: light (default) or dark."),
@@ -199,7 +202,14 @@ int main(int argc, char** argv) {
                      qPrintable(scheme ? error : QStringLiteral("unknown theme (light or dark)")));
         return 2;
     }
+    // Nothing asked for on the command line: reopen the configuration the window last had.
+    if (!parser.isSet(options.preset) && !parser.isSet(options.set) &&
+        !parser.isSet(options.baseline))
+        concorde::ui::LastConfiguration::load(target, baseline);
     concorde::ui::Session session(target, baseline);
+    QObject::connect(&app, &QCoreApplication::aboutToQuit, &session, [&session] {
+        concorde::ui::LastConfiguration::save(session.config(), session.baseline());
+    });
     session.theme().setScheme(*scheme);
     session.theme().setProjector(request.projector);
     if (!request.program.isEmpty())

@@ -5,6 +5,8 @@
 #include "ChartView.h"
 #include "ConfigSummaryLabel.h"
 #include "EmptyStatePage.h"
+#include "HeadlessExport.h"
+#include "LastConfiguration.h"
 #include "ParameterPanel.h"
 #include "Session.h"
 #include "ViewCatalog.h"
@@ -12,15 +14,19 @@
 #include "ViewTabs.h"
 #include "params/PresetLibrary.h"
 
+#include <QDialog>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
 #include <QSlider>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryFile>
+#include <QTextBrowser>
 #include <QtTest>
 
 using namespace concorde;
@@ -89,7 +95,7 @@ private slots:
     }
 
     void choosingPresetsUpdatesSessionAndSliders() {
-        Session session(CoreConfig{}, Session::defaultBaseline(presets_));
+        Session session(CoreConfig{}, presets_.require("big").config);
         MainWindow window(session, presets_);
         auto* n1 = window.findChild<QAction*>(QStringLiteral("preset_n1-like"));
         QVERIFY(n1);
@@ -140,7 +146,8 @@ private slots:
         for (int i = 0; i < tabs->count(); ++i)
             names << tabs->tabText(i);
         QCOMPARE(names, (QStringList{"Overview", "A/B", "Throughput CDFs", "Bound timeseries",
-                                     "Shapley attribution", "Sensitivity", "Sweep", "Phases", "Validation"}));
+                                     "Shapley attribution", "Sensitivity", "Sweep", "Phases",
+                                     "Validation"}));
         for (int i = 0; i < tabs->count(); ++i)
             QVERIFY(qobject_cast<ViewPage*>(tabs->widget(i)));
 
@@ -214,19 +221,106 @@ private slots:
     }
 
     void statusBarSummarisesTargetAndBaseline() {
-        Session session(CoreConfig{}, Session::defaultBaseline(presets_));
+        Session session(CoreConfig{}, presets_.require("big").config);
         MainWindow window(session, presets_);
         auto* summary = window.findChild<QLabel*>(QStringLiteral("config_summary"));
         QVERIFY(summary);
-        QVERIFY(summary->text().startsWith(QStringLiteral("Target: custom — ROB 128")));
-        QVERIFY(summary->text().contains(QStringLiteral("Baseline: big")));
+        QVERIFY2(summary->text().startsWith(QStringLiteral("Target: custom · Baseline: big (")),
+                 qPrintable(summary->text()));
+        QVERIFY(summary->text().contains(QStringLiteral(" — ROB 128")));
 
         session.applyPreset(presets_.require("little"));
-        QVERIFY(summary->text().startsWith(QStringLiteral("Target: little — ROB 16")));
+        QVERIFY(summary->text().startsWith(QStringLiteral("Target: little · Baseline: big")));
+        QVERIFY(summary->text().contains(QStringLiteral(" — ROB 16")));
         QVERIFY(summary->toolTip().contains(QStringLiteral("rob=16  (512)")));
 
         session.setBaseline(session.config());
         QVERIFY(summary->text().contains(QStringLiteral("Baseline: little (same as target)")));
+    }
+
+    void startsOnTwoNamedPresetsAndShowsBothNames() {
+        // No preset asked for and none remembered: n1-like against little, both named.
+        QCOMPARE(Session::defaultTarget(presets_), presets_.require("n1-like").config);
+        QCOMPARE(Session::defaultBaseline(presets_), presets_.require("little").config);
+        QCOMPARE(Session::defaultTarget(PresetLibrary{}), CoreConfig{});
+        QCOMPARE(Session::defaultBaseline(PresetLibrary{}), CoreConfig{});
+        ui::HeadlessExport::Request request;
+        CoreConfig target, baseline;
+        QVERIFY(ui::HeadlessExport::configure(request, presets_, target, baseline, nullptr));
+        QCOMPARE(target, presets_.require("n1-like").config);
+        QCOMPARE(baseline, presets_.require("little").config);
+
+        Session session(target, baseline);
+        MainWindow window(session, presets_);
+        window.resize(1024, 768);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto* summary = window.findChild<QLabel*>(QStringLiteral("config_summary"));
+        const QString names = QStringLiteral("Target: n1-like · Baseline: little");
+        QVERIFY2(summary->text().startsWith(names), qPrintable(summary->text()));
+        // Not clipped away on a 1024-pixel screen.
+        QVERIFY(summary->isVisible());
+        QVERIFY2(summary->contentsRect().width() >= summary->fontMetrics().horizontalAdvance(names),
+                 qPrintable(QString::number(summary->contentsRect().width())));
+    }
+
+    void reopensTheLastConfiguration() {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("lastConfiguration"));
+        CoreConfig target = presets_.require("n1-like").config, baseline;
+        QVERIFY(!ui::LastConfiguration::load(target, baseline)); // nothing stored yet
+        QCOMPARE(target, presets_.require("n1-like").config);    // untouched
+
+        CoreConfig custom = presets_.require("little").config;
+        custom.set(ParamId::Rob, 256);
+        ui::LastConfiguration::save(custom, presets_.require("big").config);
+        QVERIFY(ui::LastConfiguration::load(target, baseline));
+        QCOMPARE(target, custom);
+        QCOMPARE(baseline, presets_.require("big").config);
+
+        // Damaged settings are ignored, not half applied.
+        QSettings().setValue(QStringLiteral("lastConfiguration/target"), "{\"rob\": 99999}");
+        CoreConfig kept;
+        QVERIFY(!ui::LastConfiguration::load(kept, baseline));
+        QCOMPARE(kept, CoreConfig{});
+        QSettings().remove(QStringLiteral("lastConfiguration"));
+    }
+
+    void helpHasAGuideToEveryView() {
+        Session session;
+        MainWindow window(session, presets_);
+        auto* help = window.findChild<QMenu*>(QStringLiteral("menu_help"));
+        QVERIFY(help);
+        QCOMPARE(actionTexts(help).first().remove(QLatin1Char('&')), QStringLiteral("Guide"));
+        auto* guide = window.findChild<QAction*>(QStringLiteral("action_guide"));
+        QVERIFY(guide);
+        QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        guide->trigger();
+        auto* dialog = window.findChild<QDialog*>(QStringLiteral("guide_dialog"));
+        QVERIFY(dialog && dialog->isVisible());
+        QVERIFY(!dialog->isModal()); // read beside the charts
+        const QString text =
+            dialog->findChild<QTextBrowser*>(QStringLiteral("guide_text"))->toPlainText();
+        for (const char* idea : {"Bound.", "Binds.", "Shapley bars.", "Bands."})
+            QVERIFY2(text.contains(QLatin1String(idea)), idea);
+        // A few lines of its own for every tab, not the one-line catalog description.
+        const ViewCatalog catalog = ViewCatalog::standard();
+        for (const ViewEntry& view : catalog.views()) {
+            const qsizetype at = text.indexOf(QLatin1Char('\n') + view.title + QLatin1Char('\n'));
+            QVERIFY2(at >= 0, qPrintable(view.title));
+            const QString paragraph = text.mid(at + view.title.size() + 2).section('\n', 0, 0);
+            QVERIFY2(paragraph.size() > 120, qPrintable(view.title + ": " + paragraph));
+        }
+        guide->trigger(); // the same dialog again
+        QCOMPARE(window.findChildren<QDialog*>(QStringLiteral("guide_dialog")).size(), 1);
+
+        // About without a database: the version, and how to open one.
+        window.findChild<QAction*>(QStringLiteral("action_about"))->trigger();
+        auto* about = window.findChild<QMessageBox*>(QStringLiteral("about_box"));
+        QVERIFY(about);
+        QVERIFY(about->text().contains(QStringLiteral(CONCORDE_VERSION)));
+        QVERIFY(about->text().contains(QStringLiteral("No database is open")));
+        about->close();
     }
 
     void emptyLibraryStillBuilds() {

@@ -128,10 +128,10 @@ private slots:
         QCOMPARE(session.config(), CoreConfig{});
     }
 
-    void defaultBaselineIsBigWhenPresent() {
+    void defaultBaselineIsLittleWhenPresent() {
         const PresetLibrary presets = PresetLibrary::loadDefault();
-        QVERIFY(presets.find("big") != nullptr);
-        QCOMPARE(Session::defaultBaseline(presets), presets.require("big").config);
+        QVERIFY(presets.find("little") != nullptr);
+        QCOMPARE(Session::defaultBaseline(presets), presets.require("little").config);
         QVERIFY(Session::defaultBaseline(presets) != CoreConfig{});
         QCOMPARE(Session::defaultBaseline(PresetLibrary{}), CoreConfig{});
     }
