@@ -395,6 +395,10 @@ private slots:
             {R"({"format":"concorde-explorer-session","version":1,"config":{"rob":null}})", "rob"},
             {R"({"format":"concorde-explorer-session","version":1,"baseline":7})", "baseline"},
             {R"([1,2])", "session.json"},
+            {R"({"format":"concorde-explorer-session","version":1,"sweep_parameter":3})",
+             "sweep_parameter"},
+            {R"({"format":"concorde-explorer-session","version":1,"sweep_parameter":"robb"})",
+             "sweep_parameter"},
         };
         Session session;
         session.theme().setScheme(ui::Theme::Scheme::Light);
@@ -410,14 +414,6 @@ private slots:
             QCOMPARE(session.theme().scheme(), ui::Theme::Scheme::Light);
         }
     }
-};
-
-QTEST_MAIN(SessionTest)
-#include "SessionTest.moc"
-            {R"({"format":"concorde-explorer-session","version":1,"sweep_parameter":3})",
-             "sweep_parameter"},
-            {R"({"format":"concorde-explorer-session","version":1,"sweep_parameter":"robb"})",
-             "sweep_parameter"},
 
     // The swept parameter is part of a session: saved, and restored on load.
     void sweptParameterIsSaved() {
@@ -431,3 +427,7 @@ QTEST_MAIN(SessionTest)
         QVERIFY2(ui::SessionFile::load(restored, path, &message), qPrintable(message));
         QCOMPARE(restored.sweptParameter(), ParamId::L2Kb);
     }
+};
+
+QTEST_MAIN(SessionTest)
+#include "SessionTest.moc"
