@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutText.h"
+#include "AddProgramDialog.h"
 #include "ChartExporter.h"
 #include "ChartView.h"
 #include "ConfigSummaryLabel.h"
@@ -13,6 +14,7 @@
 #include "ParameterPanel.h"
 #include "PredictionHeader.h"
 #include "PresetMenu.h"
+#include "ProgramImport.h"
 #include "RecentFilesMenu.h"
 #include "Session.h"
 #include "SessionFile.h"
@@ -240,6 +242,8 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
     recent_ = new RecentFilesMenu(tr("Open &recent"), QStringLiteral("recentDatabases"), file);
     file->addMenu(recent_);
     connect(recent_, &RecentFilesMenu::fileChosen, this, &MainWindow::openDatabase);
+    file->addAction(tr("&Add program…"), this, &MainWindow::addProgram)
+        ->setObjectName(QStringLiteral("action_add_program"));
     file->addSeparator();
     file->addAction(tr("&Load session…"), this, &MainWindow::chooseSessionToLoad)
         ->setObjectName(QStringLiteral("action_load_session"));
@@ -445,6 +449,19 @@ void MainWindow::fitScreen() {
     statusBar()->showMessage(tr("Parameters hidden to fit the screen: View ▸ Parameters shows "
                                 "them"),
                              kStatusMessageMs);
+}
+
+void MainWindow::addProgram() {
+    auto* dialog = new AddProgramDialog(session_, ProgramImport::defaultConcordeBinary(),
+                                        ProgramImport::defaultUserDatabase(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &AddProgramDialog::programAdded, this,
+            [this](const QString& database, const QString& program) {
+                openDatabase(database);
+                // Kept while the database opens, then selected there.
+                session_.setProgram(program);
+            });
+    dialog->open();
 }
 
 void MainWindow::chooseDatabase() {

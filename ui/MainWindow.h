@@ -88,6 +88,8 @@ private:
     /// Hides the parameter dock when the window could not fit the screen with it.
     void fitScreen();
     void chooseDatabase();
+    /// File ▸ Add program…: the dialog, then the user database with the program selected.
+    void addProgram();
     void chooseSessionToLoad();
     void chooseSessionToSave();
     void showError(const QString& title, const QString& message);

@@ -2,6 +2,9 @@
 // and the status-bar summary. (With a database: ExplorerWindowTest.)
 #include "MainWindow.h"
 
+#include "../support/ExplorerTestSession.h"
+#include "../support/TinyExplorerDatabase.h"
+#include "AddProgramDialog.h"
 #include "ChartView.h"
 #include "ConfigSummaryLabel.h"
 #include "EmptyStatePage.h"
@@ -16,6 +19,7 @@
 
 #include <QDialog>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -25,6 +29,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTextBrowser>
 #include <QtTest>
@@ -321,6 +326,27 @@ private slots:
         QVERIFY(about->text().contains(QStringLiteral(CONCORDE_VERSION)));
         QVERIFY(about->text().contains(QStringLiteral("No database is open")));
         about->close();
+    }
+
+    // File ▸ Add program… opens the dialog on the window's session; when a program has been
+    // added, the window opens the user database it went into with that program selected.
+    void addProgramOpensTheResultWithTheProgramSelected() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString database = dir.filePath("user.sqlite");
+        testing::buildTinyExplorerDatabase(database.toStdString());
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        auto* action = window.findChild<QAction*>(QStringLiteral("action_add_program"));
+        QVERIFY(action);
+        action->trigger();
+        auto* dialog = window.findChild<ui::AddProgramDialog*>(QStringLiteral("addProgramDialog"));
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        emit dialog->programAdded(database, QStringLiteral("beta"));
+        QTRY_VERIFY_WITH_TIMEOUT(session->hasDatabase() && !session->isOpening(), 30000);
+        QCOMPARE(session->databasePath(), QFileInfo(database).absoluteFilePath());
+        QCOMPARE(session->program(), QStringLiteral("beta"));
     }
 
     void emptyLibraryStillBuilds() {
