@@ -16,8 +16,9 @@ namespace concorde::ui {
 ChartPage::ChartPage(Session& session, ExplorerBounds* bounds, QWidget* parent)
     : ViewPage(parent), session_(session), bounds_(bounds) {
     if (!bounds_) {
+        // Headless: a one-shot export of the selected program reads only its bounds.
         bounds_ = new ExplorerBounds(session_, this);
-        bounds_->loadNow();
+        bounds_->loadNow(nullptr, session_.program());
     }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

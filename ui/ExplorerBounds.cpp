@@ -11,11 +11,15 @@ namespace concorde::ui {
 namespace {
 
 std::shared_ptr<const DatabaseBounds> loadBounds(const ExplorerModel& explorer,
-                                                 const JobControl& job = {}) {
+                                                 const JobControl& job = {},
+                                                 const std::string& onlyProgram = {}) {
     // A connection of this thread's own (the per-region reads open one per worker): the
     // explorer's shared connection, and its lock, stay free for the UI thread. The explorer's
     // region catalog, so the bounds' region indices are the predictor's.
     FeatureDatabase database = FeatureDatabase::openReadOnly(explorer.path());
+    if (!onlyProgram.empty())
+        return std::make_shared<const DatabaseBounds>(
+            DatabaseBounds::load(database, explorer.regionCatalog().only({onlyProgram}), job));
     return std::make_shared<const DatabaseBounds>(
         DatabaseBounds::load(database, explorer.regionCatalog(), job));
 }
@@ -41,12 +45,12 @@ void ExplorerBounds::clear() {
     seriesSelection_ = {};
 }
 
-bool ExplorerBounds::loadNow(QString* error) {
+bool ExplorerBounds::loadNow(QString* error, const QString& onlyProgram) {
     clear();
     if (!session_.explorer())
         return true;
     try {
-        bounds_ = loadBounds(*session_.explorer());
+        bounds_ = loadBounds(*session_.explorer(), {}, onlyProgram.toStdString());
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());

@@ -45,8 +45,10 @@ public:
 
     Session& session() const { return session_; }
     /// Loads the open database's bounds on the calling thread (no-op without a database).
-    /// Returns false with the message in `error` on failure.
-    bool loadNow(QString* error = nullptr);
+    /// Returns false with the message in `error` on failure. With `onlyProgram`, only that
+    /// program's regions are read (a one-shot export of one program): regions keep their ids,
+    /// but their indices are then no longer the predictor's, so nothing may drill into one.
+    bool loadNow(QString* error = nullptr, const QString& onlyProgram = {});
     /// The loaded bounds (nullptr before loading finished or without a database).
     const std::shared_ptr<const DatabaseBounds>& bounds() const { return bounds_; }
     bool isLoading() const { return loader_.isRunning(); }

@@ -472,6 +472,30 @@ private slots:
         QTRY_COMPARE(view->sweep().parameter, ParamId::L2Kb);
     }
 
+    void oneProgramsBoundsAreThoseOfTheWholeDatabase() {
+        // A headless export of one program reads only its bounds: the same series.
+        std::unique_ptr<Session> session(testing::newTinySession());
+        QVERIFY(session->openDatabaseNow(database_));
+        ExplorerBounds whole(*session), one(*session);
+        QVERIFY(whole.loadNow());
+        QVERIFY(one.loadNow(nullptr, QStringLiteral("beta")));
+        QCOMPARE(one.bounds()->programs(), std::vector<std::string>{"beta"});
+        QVERIFY(one.bounds()->regions().size() < whole.bounds()->regions().size());
+        const CoreConfig config = session->explorer()->snap(session->config());
+        const RegionBoundsSeries a = whole.bounds()->program("beta", config);
+        const RegionBoundsSeries b = one.bounds()->program("beta", config);
+        QCOMPARE(b.windows(), a.windows());
+        QCOMPARE(b.segmentLabels(), a.segmentLabels());
+        for (std::size_t r = 0; r < a.resourceCount(); ++r)
+            QVERIFY(std::equal(a.bound(r).begin(), a.bound(r).end(), b.bound(r).begin()));
+        // And the page built headless for beta holds only beta's.
+        QVERIFY(session->setProgram(QStringLiteral("beta")));
+        TimeseriesPage page(*session, nullptr);
+        page.ensureCurrent();
+        QVERIFY(page.view()->series());
+        QCOMPARE(page.view()->series()->windows(), a.windows());
+    }
+
     void phasesAreDescribedByCpiBoundAndInstructionShare() {
         std::unique_ptr<Session> session(testing::newTinySession());
         MainWindow window(*session, presets_);
