@@ -112,6 +112,7 @@ AddProgramDialog::AddProgramDialog(Session& session, QString concorde, QString u
     connect(add_, &QPushButton::clicked, this, &AddProgramDialog::startAdding);
     connect(buttons_, &QDialogButtonBox::rejected, this, &AddProgramDialog::reject);
     updateSource();
+    command_->setFocus(); // the usual case: type the command at once
 
     connect(import_, &ProgramImport::progressChanged, this,
             [this](const QString& step, double fraction) {
