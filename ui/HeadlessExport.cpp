@@ -7,11 +7,13 @@
 #include "ViewCatalog.h"
 #include "ViewPage.h"
 #include "params/CoreConfig.h"
+#include "params/ParameterSpace.h"
 #include "params/PresetLibrary.h"
 
 #include <QRegularExpression>
 #include <QTextStream>
 #include <memory>
+#include <optional>
 
 namespace concorde::ui {
 namespace {
@@ -64,6 +66,14 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     if (!view)
         return fail(err, QStringLiteral("unknown view '%1' (available: %2)")
                              .arg(request.view, catalog.names().join(QStringLiteral(", "))));
+    std::optional<ParamId> swept;
+    if (!request.sweepParameter.isEmpty()) {
+        swept = ParameterSpace::find(request.sweepParameter.toStdString());
+        if (!swept)
+            return fail(
+                err,
+                QStringLiteral("unknown parameter '%1' for --param").arg(request.sweepParameter));
+    }
     if (request.output.isEmpty())
         return fail(err, QStringLiteral("--export needs an output file: -o FILE (%1)")
                              .arg(ChartExporter::extensionList()));
@@ -98,6 +108,8 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     if (!request.program.isEmpty() && !session.setProgram(request.program))
         return fail(err, QStringLiteral("the database has no program '%1' (it has: %2)")
                              .arg(request.program, session.programs().join(QStringLiteral(", "))));
+    if (swept)
+        session.setSweptParameter(*swept);
     session.recomputeNow();
     if (!session.prediction())
         return fail(err, QStringLiteral("no prediction could be computed"), kWriteError);

@@ -18,8 +18,8 @@ class ViewCatalog;
 /// The headless export mode of concorde-explorer, for scripts and CI:
 ///
 ///     concorde-explorer [DB] --export VIEW [--program P] [--preset P | --set k=v ...]
-///                       [--baseline P] [--theme light|dark] [--projector] [--size WxH]
-///                       -o FILE.png|.svg|.pdf|.csv
+///                       [--baseline P] [--param KEY] [--theme light|dark] [--projector]
+///                       [--size WxH] -o FILE.png|.svg|.pdf|.csv
 ///
 /// opens the database on the calling thread, predicts for the configuration (a preset, then
 /// the --set assignments in order; by default n1-like) against the baseline (a preset, by default
@@ -35,6 +35,7 @@ public:
         QString preset;          ///< empty: Session::defaultTarget ("n1-like")
         QStringList assignments; ///< "key=value", applied after the preset
         QString baselinePreset;  ///< empty: Session::defaultBaseline ("little")
+        QString sweepParameter;  ///< the sweep's parameter key (--param); empty: the default
         QString output;
         QString theme = QStringLiteral("light");
         bool projector = false;

@@ -19,12 +19,14 @@ ViewCatalog ViewCatalog::standard() {
                  QStringLiteral("every program's CPI, target vs baseline"),
                  [](const ViewContext& c) -> ViewPage* { return new OverviewPage(c.session); },
                  false});
-    catalog.add({QStringLiteral("comparison"), QObject::tr("A/B"),
+    catalog.add({QStringLiteral("comparison"),
+                 QObject::tr("A/B"),
                  QStringLiteral("speed-up of the target over the baseline per program"),
                  [](const ViewContext& c) -> ViewPage* {
                      return new ComparisonPage(c.session, c.presets, c.bounds);
                  },
-                 false});
+                 false,
+                 {QStringLiteral("compare")}});
     catalog.add({QStringLiteral("cdf"), QObject::tr("Throughput CDFs"),
                  QStringLiteral("throughput CDF per resource of the program"),
                  [](const ViewContext& c) -> ViewPage* { return new CdfPage(c.session, c.bounds); },
@@ -75,7 +77,7 @@ void ViewCatalog::add(ViewEntry view) {
 
 const ViewEntry* ViewCatalog::find(const QString& id) const {
     for (const ViewEntry& view : views_)
-        if (view.id == id)
+        if (view.id == id || view.aliases.contains(id))
             return &view;
     return nullptr;
 }

@@ -35,6 +35,8 @@ struct ViewEntry {
     /// of their values (a sweep, a sensitivity step, the labels' configurations). Without, the
     /// headless export precomputes the predictions for those values only (ExplorerModel::open).
     bool predictsTheWholeGrid = true;
+    /// Other names the headless export accepts ("compare" for "comparison").
+    QStringList aliases = {};
 };
 
 /// The registry of the explorer's views, in tab order: the main window makes one tab per entry,
@@ -47,6 +49,7 @@ public:
 
     /// Adds `view`, replacing one of the same id.
     void add(ViewEntry view);
+    /// The view of that id or alias; nullptr when none.
     const ViewEntry* find(const QString& id) const;
     /// The ids, in order.
     QStringList names() const;

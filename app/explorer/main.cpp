@@ -9,6 +9,7 @@
 #include "ViewCatalog.h"
 #include "ViewTabs.h"
 #include "common/AllocatorPolicy.h"
+#include "params/ParameterSpace.h"
 #include "params/PresetLibrary.h"
 
 #include <QApplication>
@@ -55,6 +56,10 @@ struct Options {
                                 QStringLiteral("Compare against preset P (default: the last "
                                                "baseline the window had, else little)."),
                                 QStringLiteral("P")};
+    QCommandLineOption sweepParameter{QStringLiteral("param"),
+                                      QStringLiteral("The parameter the sweep view sweeps "
+                                                     "(a key, e.g. rob; default: rob)."),
+                                      QStringLiteral("KEY")};
     QCommandLineOption theme{QStringLiteral("theme"),
                              QStringLiteral("Colour scheme: light (default) or dark."),
                              QStringLiteral("light|dark"), QStringLiteral("light")};
@@ -86,7 +91,8 @@ void configureParser(QCommandLineParser& parser, const Options& options) {
             "if it is installed.\n\n"
             "Headless export, for scripts and CI (no display needed):\n"
             "  concorde-explorer [DB] --export VIEW [--program P] [--preset P | --set k=v ...]\n"
-            "                    [--baseline P] [--theme light|dark] [--projector] [--size WxH]\n"
+            "                    [--baseline P] [--param KEY] [--theme light|dark] [--projector]\n"
+            "                    [--size WxH]\n"
             "                    -o FILE.png|.svg|.pdf|.csv\n"
             "Views:\n%1"
             "It exits with status 2 and a message on an unknown view, program, preset or\n"
@@ -99,8 +105,8 @@ void configureParser(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("Feature database (.sqlite) to open."),
                                  QStringLiteral("[database]"));
     parser.addOptions({options.exportView, options.output, options.program, options.preset,
-                       options.set, options.baseline, options.theme, options.view,
-                       options.projector, options.size});
+                       options.set, options.baseline, options.sweepParameter, options.theme,
+                       options.view, options.projector, options.size});
 }
 
 bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names) {
@@ -181,6 +187,7 @@ int main(int argc, char** argv) {
     request.preset = parser.value(options.preset);
     request.assignments = parser.values(options.set);
     request.baselinePreset = parser.value(options.baseline);
+    request.sweepParameter = parser.value(options.sweepParameter);
     request.theme = parser.value(options.theme);
     request.projector = parser.isSet(options.projector);
     request.size = concorde::ui::HeadlessExport::parseSize(parser.value(options.size));
@@ -214,6 +221,15 @@ int main(int argc, char** argv) {
     session.theme().setProjector(request.projector);
     if (!request.program.isEmpty())
         session.setProgram(request.program);
+    if (!request.sweepParameter.isEmpty()) {
+        const auto swept = concorde::ParameterSpace::find(request.sweepParameter.toStdString());
+        if (!swept) {
+            std::fprintf(stderr, "concorde-explorer: unknown parameter '%s' for --param\n",
+                         qPrintable(request.sweepParameter));
+            return 2;
+        }
+        session.setSweptParameter(*swept);
+    }
     concorde::ui::MainWindow window(session, presets);
     if (parser.isSet(options.view))
         window.views().showView(parser.value(options.view)); // a ViewCatalog id

@@ -128,6 +128,31 @@ private slots:
         QCOMPARE(selected, 1);
     }
 
+    // Issue 18, item 6: --export sweep --param KEY sweeps that parameter (one CSV row per
+    // program and grid value), and "compare" names the A/B view.
+    void sweepOfAChosenParameterAndTheCompareAlias() {
+        HeadlessExport::Request r = request(file(QStringLiteral("sweep.csv")));
+        r.view = QStringLiteral("sweep");
+        r.sweepParameter = QStringLiteral("lq");
+        QCOMPARE(run(r), 0);
+        const QStringList lines = textOf(r.output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines[0], QStringLiteral("program,parameter,value,cpi,cpi_low,cpi_high"));
+        // alpha, beta and the geometric mean, at the tiny grid's two lq values.
+        QCOMPARE(lines.size(), 1 + 3 * 2);
+        QStringList values;
+        for (int i = 1; i < lines.size(); ++i) {
+            const QStringList fields = lines[i].split(QLatin1Char(','));
+            QCOMPARE(fields[1], QStringLiteral("lq"));
+            values << fields[2];
+        }
+        QVERIFY(values.contains(QStringLiteral("16")) && values.contains(QStringLiteral("48")));
+
+        r = request(file(QStringLiteral("compare.csv")));
+        r.view = QStringLiteral("compare");
+        QCOMPARE(run(r), 0);
+        QVERIFY(textOf(r.output).startsWith(QStringLiteral("program,cpi_a,cpi_b,speedup")));
+    }
+
     void mistakesExitNonZeroWithAMessage() {
         const auto expectError = [&](HeadlessExport::Request r, const char* needle) {
             QString messages;
@@ -160,6 +185,10 @@ private slots:
         r = request(file(QStringLiteral("x.png")));
         r.theme = QStringLiteral("sepia");
         expectError(r, "unknown theme");
+        r = request(file(QStringLiteral("x.csv")));
+        r.view = QStringLiteral("sweep");
+        r.sweepParameter = QStringLiteral("robb");
+        expectError(r, "unknown parameter 'robb' for --param");
 
         // A directory that does not exist: the write fails (exit 1).
         r = request(file(QStringLiteral("no/such/dir/x.png")));
@@ -176,7 +205,8 @@ private slots:
         QCOMPARE(ui::ChartExporter::formatOf(QStringLiteral("x.svg")), F::Svg);
         QVERIFY(!ui::ChartExporter::formatOf(QStringLiteral("x.jpeg")).has_value());
         QCOMPARE(catalog_.names(),
-                 (QStringList{"overview", "comparison", "cdf", "timeseries", "shapley", "sensitivity", "sweep", "phases", "validation"}));
+                 (QStringList{"overview", "comparison", "cdf", "timeseries", "shapley",
+                              "sensitivity", "sweep", "phases", "validation"}));
     }
 
     // The real binary, without a display: what scripts and CI run.
