@@ -1,6 +1,5 @@
 // Runs the real `concorde` executable as a user would and checks its output and exit codes.
 #include "../support/ConcordeProcess.h"
-#include "store/DatasetFile.h"
 #include "store/SqliteConnection.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
@@ -173,37 +172,6 @@ private slots:
         // regions a small draw reaches varies, but never more than the two there are.
         QVERIFY2(run.out.contains("1 sampled this run") || run.out.contains("2 sampled this run"),
                  qPrintable(run.out));
-        // Issue 23: resume appended onto damaged rows, which training then refused. Resume
-        // checks the rows there, removes the damaged ones, draws them again and says so.
-        {
-            SqliteConnection connection(dataset.toStdString(), SqliteConnection::Mode::ReadWrite);
-            connection.exec("UPDATE samples SET features = x'00' WHERE id = 3", "damaging");
-            connection.exec("UPDATE samples SET cpi = 0 WHERE id = 7", "damaging");
-            connection.exec("UPDATE samples SET config_json = '{\"rob\": null' WHERE id = 9",
-                            "damaging");
-        }
-        const QStringList again = {"dataset", "--traces", a,        b,         "--samples", "12",
-                                   "--out",   dataset,    "--grid", "default", "--jobs",    "2"};
-        const Run resumed = runConcorde(again);
-        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
-        QVERIFY2(resumed.out.contains("3 damaged samples removed and drawn again") &&
-                     resumed.out.contains("sample 3") && resumed.out.contains("3 drawn") &&
-                     resumed.out.contains("12 in the file"),
-                 qPrintable(resumed.out));
-        QCOMPARE(DatasetFile::openReadOnly(dataset.toStdString()).samples().size(),
-                 std::size_t(12));
-        const Run clean = runConcorde(again);
-        QVERIFY2(clean.exitCode == 0 && !clean.out.contains("damaged") &&
-                     clean.out.contains("0 drawn, 12 already present"),
-                 qPrintable(clean.out));
-        // A trace elsewhere on the line is not one of --traces'.
-        const Run stray =
-            runConcorde({"dataset", "--traces", a, "--samples", "12", "--out", dataset, b});
-        QCOMPARE(stray.exitCode, 2);
-        QVERIFY2(stray.err.contains("unexpected argument"), qPrintable(stray.err));
-        const Run empty = runConcorde({"dataset", "--traces", "--samples", "12", "--out", dataset});
-        QCOMPARE(empty.exitCode, 2);
-        QVERIFY2(empty.err.contains("--traces"), qPrintable(empty.err));
     }
 
     void infoOnMissingAndCorruptFiles() {

@@ -3,6 +3,7 @@
 // small grid so that it fits in CI. The model must beat the min-of-bounds baseline on regions
 // it never saw, and predictions must follow the documented JSON contract.
 #include "../support/ConcordeProcess.h"
+#include "store/DatasetFile.h"
 #include "store/SqliteConnection.h"
 
 #include <QFile>
@@ -128,6 +129,31 @@ private slots:
             {"dataset", "--db", db_, "--samples", "1500", "--out", dataset_, "--seed", "9"});
         QCOMPARE(otherSeed.exitCode, 2);
         QVERIFY2(otherSeed.err.contains("different seed"), qPrintable(otherSeed.err));
+
+        // Issue 23: resume appended onto damaged rows (a crash, a damaged file), which train
+        // then refused. Resume checks the rows there, removes the damaged ones, draws exactly
+        // those again and says so.
+        {
+            concorde::SqliteConnection connection(dataset_.toStdString(),
+                                                  concorde::SqliteConnection::Mode::ReadWrite);
+            connection.exec("UPDATE samples SET features = x'00' WHERE id = 3", "damaging");
+            connection.exec("UPDATE samples SET cpi = 0 WHERE id = 7", "damaging");
+            connection.exec(R"(UPDATE samples SET config_json = '{"rob": null' WHERE id = 9)",
+                            "damaging");
+        }
+        const QStringList again = {"dataset", "--db", db_, "--samples", "1500", "--out", dataset_};
+        const ConcordeRun repaired = runConcorde(again);
+        QVERIFY2(repaired.exitCode == 0, qPrintable(repaired.err));
+        QVERIFY2(repaired.out.contains("3 damaged samples removed and drawn again") &&
+                     repaired.out.contains("sample 3") &&
+                     repaired.out.contains("3 drawn, 1497 already present, 1500 in the file"),
+                 qPrintable(repaired.out));
+        QCOMPARE(concorde::DatasetFile::openReadOnly(dataset_.toStdString()).samples().size(),
+                 std::size_t(1500));
+        const ConcordeRun clean = runConcorde(again);
+        QVERIFY2(clean.exitCode == 0 && !clean.out.contains("damaged") &&
+                     clean.out.contains("0 drawn, 1500 already present"),
+                 qPrintable(clean.out));
     }
 
     void trainedModelBeatsMinOfBoundsOnUnseenRegions() {
