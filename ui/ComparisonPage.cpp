@@ -33,10 +33,8 @@ ComparisonPage::ComparisonPage(Session& session, std::vector<Preset> presets,
 }
 
 QString ComparisonPage::nameOf(const CoreConfig& config, const QString& fallback) const {
-    for (const Preset& preset : presets_)
-        if (preset.config == config)
-            return QString::fromStdString(preset.name);
-    return fallback;
+    const std::string name = presetNameFor(presets_, config);
+    return name.empty() ? fallback : QString::fromStdString(name);
 }
 
 void ComparisonPage::refresh() {

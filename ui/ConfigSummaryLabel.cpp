@@ -39,10 +39,8 @@ QString ConfigSummaryLabel::briefSummary(const CoreConfig& c) {
 }
 
 QString ConfigSummaryLabel::nameOf(const CoreConfig& config) const {
-    for (const Preset& preset : presets_)
-        if (preset.config == config)
-            return QString::fromStdString(preset.name);
-    return tr("custom");
+    const std::string name = presetNameFor(presets_, config);
+    return name.empty() ? tr("custom") : QString::fromStdString(name);
 }
 
 void ConfigSummaryLabel::refresh() {

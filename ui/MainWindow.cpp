@@ -127,7 +127,7 @@ void MainWindow::buildCentralArea(const PresetLibrary& presets) {
         bounds_->loadNow();
     views_ = new ViewTabs(ViewCatalog::standard(), {session_, bounds_, presets.presets()});
 
-    header_ = new PredictionHeader(session_);
+    header_ = new PredictionHeader(session_, presets.presets());
     content_ = new QWidget;
     content_->setObjectName(QStringLiteral("explorer_content"));
     auto* column = new QVBoxLayout(content_);

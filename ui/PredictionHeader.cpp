@@ -25,8 +25,8 @@ QString number(double value, int decimals) {
 
 } // namespace
 
-PredictionHeader::PredictionHeader(Session& session, QWidget* parent)
-    : QWidget(parent), session_(session) {
+PredictionHeader::PredictionHeader(Session& session, std::vector<Preset> presets, QWidget* parent)
+    : QWidget(parent), session_(session), presets_(std::move(presets)) {
     setObjectName(QStringLiteral("prediction_header"));
     selector_ = new ProgramSelector(session_);
     auto* programLabel = new QLabel(tr("&Program"));
@@ -108,17 +108,23 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
     const double delta = p.selectedDelta();
     cpi_->setText(tr("CPI %1").arg(number(cpi, 3)));
     ipc_->setText(tr("IPC %1").arg(number(1.0 / cpi, 3)));
+    // The baseline by its preset's name where it is one: "vs baseline" alone leaves a review
+    // asking which.
+    const std::string presetName = presetNameFor(presets_, session_.baseline());
+    const QString baselineName = presetName.empty()
+                                     ? tr("baseline")
+                                     : tr("baseline %1").arg(QString::fromStdString(presetName));
     if (!std::isfinite(delta) || std::abs(delta) < kSameDelta) {
         deltaSign_ = 0;
-        delta_->setText(tr("= baseline (%1)").arg(number(base, 3)));
+        delta_->setText(tr("= %1 (%2)").arg(baselineName, number(base, 3)));
     } else {
         deltaSign_ = delta < 0 ? -1 : 1;
         // An arrow and a sign as well as the colour: never colour alone.
-        delta_->setText(tr("%1 %2 % vs baseline (%3)")
+        delta_->setText(tr("%1 %2 % vs %3 (%4)")
                             .arg(delta < 0 ? QStringLiteral("▼") : QStringLiteral("▲"))
                             .arg((delta < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
                                  number(std::abs(delta) * 100.0, 1))
-                            .arg(number(base, 3)));
+                            .arg(baselineName, number(base, 3)));
     }
     delta_->setToolTip((deltaSign_ < 0   ? tr("The target is faster than the baseline")
                         : deltaSign_ > 0 ? tr("The target is slower than the baseline")

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "Session.h"
+#include "params/Preset.h"
 
 #include <QWidget>
+#include <vector>
 
 class QLabel;
 
@@ -22,7 +24,9 @@ class PredictionHeader : public QWidget {
     Q_OBJECT
 
 public:
-    explicit PredictionHeader(Session& session, QWidget* parent = nullptr);
+    /// `presets` name the baseline in the delta ("vs little (0.883)").
+    explicit PredictionHeader(Session& session, std::vector<Preset> presets = {},
+                              QWidget* parent = nullptr);
 
     QLabel* cpiLabel() const { return cpi_; }
     QLabel* ipcLabel() const { return ipc_; }
@@ -37,6 +41,7 @@ private:
     void colourDelta();
 
     Session& session_;
+    std::vector<Preset> presets_;
     ProgramSelector* selector_ = nullptr;
     QLabel* cpi_ = nullptr;
     QLabel* ipc_ = nullptr;

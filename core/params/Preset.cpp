@@ -45,4 +45,11 @@ void Preset::save(const std::filesystem::path& file) const {
     out.commit();
 }
 
+std::string presetNameFor(const std::vector<Preset>& presets, const CoreConfig& config) {
+    for (const Preset& preset : presets)
+        if (preset.config == config)
+            return preset.name;
+    return {};
+}
+
 } // namespace concorde

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace concorde {
 
@@ -21,5 +22,9 @@ struct Preset {
     /// Writes the preset atomically (temporary file + rename).
     void save(const std::filesystem::path& file) const;
 };
+
+/// The name of the first of `presets` whose configuration equals `config`; empty when none
+/// does. What the explorer calls a target or baseline ("n1-like", else "custom").
+std::string presetNameFor(const std::vector<Preset>& presets, const CoreConfig& config);
 
 } // namespace concorde

@@ -99,6 +99,12 @@ private slots:
         QVERIFY2(delta.contains(QStringLiteral("% vs baseline")) ||
                      delta.startsWith(QStringLiteral("= baseline")),
                  qPrintable(delta));
+        // A baseline that is a preset is named: which baseline is never left to guess.
+        const CoreConfig customBaseline = session->baseline();
+        session->setBaseline(presets_.require("little").config);
+        QTRY_VERIFY(child<QLabel>(window, "delta_label")->text().contains("baseline little ("));
+        session->setBaseline(customBaseline);
+        QTRY_VERIFY(!child<QLabel>(window, "delta_label")->text().contains("little"));
         QCOMPARE(child<QLabel>(window, "accuracy_label")->text(),
                  QStringLiteral("model error 4.0 % on unseen regions, 13.5 % on unseen programs"));
         QVERIFY(!child<QLabel>(window, "warning_label")->isVisible()); // on grid, trained
