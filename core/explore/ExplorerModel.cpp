@@ -119,6 +119,36 @@ ExplorerModel::programCpis(std::span<const CoreConfig> configs) const {
     return result;
 }
 
+std::vector<double> ExplorerModel::programCpiAt(std::size_t program,
+                                                std::span<const CoreConfig> configs) const {
+    std::vector<CoreConfig> snapped;
+    snapped.reserve(configs.size());
+    for (const CoreConfig& config : configs)
+        snapped.push_back(snap(config));
+    const std::size_t n = configs.size();
+    const auto& regions = predictor_->regions();
+    const std::vector<std::size_t> own = predictor_->regionsOf(programs().at(program));
+    std::vector<double> regionCpi(own.size() * n, 0.0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, own.size()),
+                      [&](const tbb::blocked_range<std::size_t>& range) {
+                          for (std::size_t k = range.begin(); k != range.end(); ++k)
+                              predictor_->regionCpi(own[k], snapped,
+                                                    std::span<double>(regionCpi).subspan(k * n, n));
+                      });
+    // Summed in the same order as programCpis(), so the two agree to the last bit.
+    std::vector<double> result(n, 0.0);
+    double total = 0;
+    for (std::size_t k = 0; k < own.size(); ++k) {
+        const auto weight = static_cast<double>(regions[own[k]].length);
+        total += weight;
+        for (std::size_t c = 0; c < n; ++c)
+            result[c] += weight * regionCpi[k * n + c];
+    }
+    for (double& cpi : result)
+        cpi /= total;
+    return result;
+}
+
 std::vector<double> ExplorerModel::programCpis(const CoreConfig& config) const {
     return programCpis(std::span<const CoreConfig>(&config, 1)).front();
 }

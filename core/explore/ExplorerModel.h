@@ -73,6 +73,10 @@ public:
     /// Batched: result[c][p] is program p's CPI at configs[c] (each snapped to the grid). Each
     /// region evaluates all configurations in one batch.
     std::vector<std::vector<double>> programCpis(std::span<const CoreConfig> configs) const;
+    /// Program `program`'s (an index into programs()) CPI at each of `configs`: the same numbers
+    /// as programCpis(configs)[c][program], evaluating that program's regions only.
+    std::vector<double> programCpiAt(std::size_t program,
+                                     std::span<const CoreConfig> configs) const;
     /// One program's regions at `config` (snapped), in execution order; `targetCpi` holds the
     /// prediction and `baselineCpi` is left 0.
     std::vector<ExplorerPrediction::Region> regionCpis(const std::string& program,

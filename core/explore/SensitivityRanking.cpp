@@ -40,8 +40,8 @@ std::vector<ParameterSensitivity> SensitivityRanking::rank(const ExplorerModel& 
         ParameterSensitivity s;
         s.parameter = spec.id;
         s.value = base.value(spec.id);
-        const auto at = static_cast<std::size_t>(
-            std::find(values.begin(), values.end(), s.value) - values.begin());
+        const auto at = static_cast<std::size_t>(std::find(values.begin(), values.end(), s.value) -
+                                                 values.begin());
         Slots slot;
         const auto step = [&](std::size_t index) {
             CoreConfig stepped = base;
@@ -60,15 +60,22 @@ std::vector<ParameterSensitivity> SensitivityRanking::rank(const ExplorerModel& 
         ranking.push_back(s);
         slots.push_back(slot);
     }
-    const std::vector<std::vector<double>> cpi = model.programCpis(configs);
-    const double baseCpi = ParameterSweep::programOrMean(cpi[0], programIndex);
+    // One program: only its regions are predicted (a tenth of the work on the shipped database,
+    // which keeps the tornado within its 30 ms redraw budget); else every program's mean.
+    std::vector<double> cpi;
+    if (programIndex) {
+        cpi = model.programCpiAt(*programIndex, configs);
+    } else {
+        for (const std::vector<double>& programs : model.programCpis(configs))
+            cpi.push_back(ParameterSweep::programOrMean(programs, std::nullopt));
+    }
     for (std::size_t k = 0; k < ranking.size(); ++k) {
         ParameterSensitivity& s = ranking[k];
-        s.cpi = baseCpi;
+        s.cpi = cpi[0];
         if (slots[k].lower)
-            s.lowerCpi = ParameterSweep::programOrMean(cpi[*slots[k].lower], programIndex);
+            s.lowerCpi = cpi[*slots[k].lower];
         if (slots[k].upper)
-            s.upperCpi = ParameterSweep::programOrMean(cpi[*slots[k].upper], programIndex);
+            s.upperCpi = cpi[*slots[k].upper];
     }
     std::stable_sort(ranking.begin(), ranking.end(),
                      [](const ParameterSensitivity& a, const ParameterSensitivity& b) {

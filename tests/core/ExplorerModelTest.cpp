@@ -2,16 +2,16 @@
 // selected program's regions, the model's measured accuracy and warnings about configurations
 // off the database grid or outside the training data. ModelAccuracy and ConfigChecker too.
 #include "explore/ExplorerModel.h"
-#include "explore/ModelValidation.h"
-#include "explore/ParameterSweep.h"
-#include "explore/SensitivityRanking.h"
 
 #include "../support/ErrorCapture.h"
 #include "../support/TinyExplorerDatabase.h"
 #include "common/ConcordeError.h"
-#include "ml/ModelAccuracy.h"
 #include "explore/ConfigChecker.h"
 #include "explore/DatabasePredictor.h"
+#include "explore/ModelValidation.h"
+#include "explore/ParameterSweep.h"
+#include "explore/SensitivityRanking.h"
+#include "ml/ModelAccuracy.h"
 #include "params/ParameterSpace.h"
 #include "store/FeatureDatabase.h"
 
@@ -218,6 +218,26 @@ private slots:
         }
     }
 
+    // One program's CPIs, evaluating only its regions, are exactly the batch's column.
+    void oneProgramsCpisEqualTheBatchColumn() {
+        const auto model = ExplorerModel::open(database());
+        std::vector<CoreConfig> configs{onTinyGrid()};
+        for (const double rob : model->grid().values(ParamId::Rob)) {
+            CoreConfig c = onTinyGrid();
+            c.set(ParamId::Rob, rob);
+            configs.push_back(c);
+        }
+        const auto all = model->programCpis(configs);
+        for (std::size_t p = 0; p < model->programs().size(); ++p) {
+            const std::vector<double> one = model->programCpiAt(p, configs);
+            QCOMPARE(one.size(), configs.size());
+            for (std::size_t c = 0; c < configs.size(); ++c)
+                QCOMPARE(one[c], all[c][p]);
+        }
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range,
+                                 model->programCpiAt(model->programs().size(), configs));
+    }
+
     // The tornado chart's data: one grid step down and up of every parameter with a choice,
     // each equal to a direct prediction, sorted by the larger change; grid ends have no step;
     // one program or the geometric mean; an unknown program is refused.
@@ -263,8 +283,9 @@ private slots:
             QVERIFY(sawEnd); // the tiny grid's defaults sit at some grid ends
             QVERIFY(ranking.front().magnitude() > 0);
         }
-        QVERIFY(errorOf([&] { SensitivityRanking::rank(*model, config, "nobody"); })
-                    .contains("no program 'nobody'"));
+        QVERIFY(errorOf([&] {
+                    SensitivityRanking::rank(*model, config, "nobody");
+                }).contains("no program 'nobody'"));
     }
 
     // The validation chart's data: every label on the grid with the live predictor's CPI beside
