@@ -17,6 +17,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QStandardPaths>
 #include <QTextStream>
 #include <algorithm>
 #include <cstdio>
@@ -29,6 +30,8 @@ void describeApplication() {
     QCoreApplication::setOrganizationName(QStringLiteral("concorde"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CONCORDE_VERSION));
     QGuiApplication::setApplicationDisplayName(QStringLiteral("Concorde Explorer"));
+    // Ties windows to concorde-explorer.desktop (its icon and name) under Wayland.
+    QGuiApplication::setDesktopFileName(QStringLiteral("concorde-explorer"));
 }
 
 struct Options {
@@ -120,12 +123,15 @@ bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names
 }
 
 /// The shipped default database: beside the build tree's sources (build/bin → ../../data), where
-/// an install puts it (bin → ../share/concorde), or in the source tree this was built from.
+/// an install puts it (bin → ../share/concorde), in the XDG data directories (a package's
+/// /usr/share/concorde, for a binary run from elsewhere), or in the source tree this was built from.
 QString defaultDatabase() {
     const QDir bin(QCoreApplication::applicationDirPath());
     for (const QString& candidate :
          {bin.filePath(QStringLiteral("../../data/default.sqlite")),
           bin.filePath(QStringLiteral("../share/concorde/default.sqlite")),
+          QStandardPaths::locate(QStandardPaths::GenericDataLocation,
+                                 QStringLiteral("concorde/default.sqlite")),
           QStringLiteral(CONCORDE_DATA_DIR "/default.sqlite")})
         if (QFileInfo(candidate).isFile())
             return QFileInfo(candidate).canonicalFilePath();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 namespace concorde {
 namespace {
@@ -19,7 +20,27 @@ std::filesystem::path executableDirectory() {
 std::filesystem::path PresetLibrary::shippedPresetDirectory() {
     if (const char* env = std::getenv("CONCORDE_PRESETS_DIR"); env && *env)
         return env;
-    return executableDirectory().parent_path() / "share" / "concorde" / "presets";
+    // Beside bin/ first: the build tree and any install prefix, even one off the XDG path.
+    const auto besideBinary = executableDirectory().parent_path() / "share" / "concorde" / "presets";
+    std::error_code ec;
+    if (std::filesystem::is_directory(besideBinary, ec))
+        return besideBinary;
+    // Then the XDG data directories, where a package puts them (/usr/share by default), so a
+    // copied or symlinked binary still finds the installed presets.
+    const char* xdg = std::getenv("XDG_DATA_DIRS");
+    const std::string dirs = xdg && *xdg ? xdg : "/usr/local/share:/usr/share";
+    std::size_t start = 0;
+    while (start <= dirs.size()) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        if (end > start) {
+            const auto candidate = std::filesystem::path(dirs.substr(start, end - start)) /
+                                   "concorde" / "presets";
+            if (std::filesystem::is_directory(candidate, ec))
+                return candidate;
+        }
+        start = end + 1;
+    }
+    return besideBinary; // named in loadDefault()'s error
 }
 
 std::filesystem::path PresetLibrary::userPresetDirectory() {

@@ -26,7 +26,8 @@ public:
     static PresetLibrary loadDefault();
 
     /// The shipped presets: $CONCORDE_PRESETS_DIR if set, else share/concorde/presets next to the
-    /// running executable's bin/ (true in the build tree and after install).
+    /// running executable's bin/ (true in the build tree and after install), else the first
+    /// concorde/presets in $XDG_DATA_DIRS (default /usr/local/share:/usr/share).
     static std::filesystem::path shippedPresetDirectory();
     static std::filesystem::path userPresetDirectory();
 
