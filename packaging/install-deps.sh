@@ -18,6 +18,8 @@ PACKAGES=(
   valgrind
   # running and testing the GUI without a display, looking at screenshots, querying databases
   xvfb xauth imagemagick sqlite3 fonts-dejavu-core
+  # validating the packaged desktop entry and AppStream metainfo (tests/package)
+  desktop-file-utils appstream
   # real workloads traced by the tests and the default database (data/workloads)
   gzip xz-utils bzip2
 )
