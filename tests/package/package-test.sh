@@ -13,6 +13,8 @@ if [ "$(id -u)" -ne 0 ]; then
   exit 77
 fi
 
+# apt must never stop to ask (debconf) under ctest.
+export DEBIAN_FRONTEND=noninteractive
 work=$(mktemp -d /tmp/concorde-package-test.XXXXXX)
 installed=0
 cleanup() {
