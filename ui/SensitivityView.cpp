@@ -11,6 +11,9 @@
 namespace concorde::ui {
 namespace {
 
+/// Steps smaller than this (in % of CPI) get no value label beside their bar.
+constexpr double kUnlabelledPercent = 0.5;
+
 constexpr double kBarWidth = 0.36;
 
 /// "−4.2 %" / "+3.0 %" / "±0.0 %" of a relative change.
@@ -115,7 +118,7 @@ void SensitivityView::rebuild() {
     rows->setSubTicks(false);
     rows->setRange(0.4, n + 0.6);
     // Symmetric around zero, with room for the labels beside the longest bars.
-    const double half = std::max(largest, 0.5) * 1.6;
+    const double half = std::max(largest, 0.5) * 2.2;
     change->setRange(-half, half);
     change->setLabel(tr("predicted CPI change, %  (left: faster, right: slower)"));
 
@@ -130,6 +133,11 @@ void SensitivityView::rebuild() {
             if (!value)
                 continue;
             const double percent = (up ? s.upperChange() : s.lowerChange()) * 100.0;
+            // A step under half a percent is drawn but not labelled: on a small screen twenty
+            // "±0.0 %" labels piled up around zero and hid the rows that matter (the hover
+            // still reads every bar).
+            if (std::abs(percent) < kUnlabelledPercent)
+                continue;
             auto* label = new QCPItemText(plot());
             const bool right = percent >= 0;
             label->setPositionAlignment((right ? Qt::AlignLeft : Qt::AlignRight) |

@@ -299,6 +299,16 @@ private slots:
             QVERIFY2(std::abs(row[5].toDouble() - cpi) <= 1e-6 * cpi, qPrintable(row.join(',')));
         }
         QVERIFY(view->title().contains(session->program()));
+        // Only steps of half a percent or more carry a value label (small ones piled up).
+        qsizetype labelled = 0, expectedLabels = 0;
+        for (const ParameterSensitivity& s : view->ranking())
+            for (const bool up : {false, true})
+                if ((up ? s.upperValue : s.lowerValue) &&
+                    std::abs((up ? s.upperChange() : s.lowerChange()) * 100.0) >= 0.5)
+                    ++expectedLabels;
+        for (int i = 0; i < view->plot()->itemCount(); ++i)
+            labelled += qobject_cast<QCPItemText*>(view->plot()->item(i)) != nullptr;
+        QCOMPARE(labelled, expectedLabels);
 
         // A slider moves: the ranking is taken at the new value.
         const auto robRow = [&] {
