@@ -78,6 +78,9 @@ void OverviewView::rebuild() {
         bars->setPen(QPen(colour.darker(140), outline));
     }
     const int n = static_cast<int>(rows_.size());
+    valueLabels_.clear();
+    selectedBand_ = nullptr;
+    largest_ = 0;
     if (n == 0) {
         programs->setRange(0, 1);
         cpi->setRange(0, 1);
@@ -124,9 +127,12 @@ void OverviewView::rebuild() {
         font.setBold(row.selected);
         label->setFont(font);
         label->setColor(theme().foreground);
+        valueLabels_.push_back({label, std::max(row.target, row.baseline)});
     }
+    largest_ = largest;
     if (selected >= 0) {
         auto* band = new QCPItemRect(plot());
+        selectedBand_ = band;
         band->setLayer(QStringLiteral("background"));
         band->setClipToAxisRect(true);
         band->setBrush(theme().band);
@@ -136,6 +142,28 @@ void OverviewView::rebuild() {
         band->bottomRight->setCoords(right, keyOf(selected, n) - 0.5);
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OverviewView::afterLayout() {
+    if (valueLabels_.isEmpty() || largest_ <= 0)
+        return;
+    QCPAxis* cpi = target_->valueAxis();
+    const double width = cpi->axisRect()->width();
+    // The smallest right end at which every label fits: a bar ending at v takes v / right of
+    // the width, and its label needs its own pixels after it (at most 70 % of the width).
+    double right = largest_ * 1.05;
+    for (const auto& [label, value] : valueLabels_) {
+        const QMargins padding = label->padding();
+        const double labelWidth = QFontMetricsF(label->font()).horizontalAdvance(label->text()) +
+                                  padding.left() + padding.right() + 6;
+        right = std::max(right, value * width / std::max(width - labelWidth, 0.3 * width));
+    }
+    if (std::abs(right - cpi->range().upper) <= 1e-9 * right)
+        return;
+    cpi->setRange(0, right);
+    if (selectedBand_) // within the axis range: SVG ignores the clip
+        selectedBand_->bottomRight->setCoords(right, selectedBand_->bottomRight->coords().y());
+    cpi->axisRect()->update(QCPLayoutElement::upPreparation); // ticks for the new range
 }
 
 int OverviewView::rowAt(const QPointF& pos) const {

@@ -4,9 +4,12 @@
 #include "Session.h"
 
 #include <QString>
+#include <QPair>
 #include <QVector>
 
 class QCPBars;
+class QCPItemRect;
+class QCPItemText;
 class QMouseEvent;
 
 namespace concorde::ui {
@@ -53,6 +56,8 @@ signals:
 
 protected:
     void rebuild() override;
+    /// Widens the CPI axis until every row's value label fits beside its bar at this size.
+    void afterLayout() override;
 
 private:
     /// Row index under plot pixel `pos`, or -1.
@@ -62,6 +67,10 @@ private:
     QCPBars* target_ = nullptr;
     QCPBars* baseline_ = nullptr;
     QVector<Row> rows_;
+    /// Each row's value label and the CPI its bar ends at (rebuilt with the chart).
+    QVector<QPair<QCPItemText*, double>> valueLabels_;
+    QCPItemRect* selectedBand_ = nullptr;
+    double largest_ = 0;
 };
 
 } // namespace concorde::ui

@@ -14,6 +14,7 @@
 #include "ExplorerBounds.h"
 #include "HeadlessExport.h"
 #include "MainWindow.h"
+#include "OverviewView.h"
 #include "PhasesPage.h"
 #include "PhasesView.h"
 #include "SensitivityPage.h"
@@ -70,6 +71,7 @@ using concorde::ui::ComparisonView;
 using concorde::ui::ExplorerBounds;
 using concorde::ui::HeadlessExport;
 using concorde::ui::MainWindow;
+using concorde::ui::OverviewView;
 using concorde::ui::PhasesPage;
 using concorde::ui::SensitivityPage;
 using concorde::ui::SensitivityView;
@@ -166,6 +168,40 @@ class ExplorerPagesTest : public QObject {
     }
 
 private slots:
+    // The overview's value labels ("1.215  (-61.1 %)") fit beside their bars however narrow
+    // the plot: at 1024x768 the longest ones were cut at the plot's right edge.
+    void overviewLabelsFitBesideTheirBars() {
+        std::unique_ptr<Session> session(testing::newTinySession());
+        MainWindow window(*session, presets_);
+        window.resize(1400, 900);
+        QVERIFY(showAndOpen(*session, window));
+        auto* overview = window.findChild<OverviewView*>(QStringLiteral("overview_view"));
+        QVERIFY(overview);
+        QTRY_VERIFY(overview->hasData());
+        for (const int width : {1400, 900, 700}) {
+            window.resize(width, 700);
+            QTest::qWait(50);
+            overview->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            const QRectF area = overview->plot()->axisRect()->rect();
+            int labels = 0;
+            for (int i = 0; i < overview->plot()->itemCount(); ++i) {
+                auto* text = qobject_cast<QCPItemText*>(overview->plot()->item(i));
+                if (!text)
+                    continue;
+                ++labels;
+                const QRectF box(text->topLeft->pixelPosition(),
+                                 text->bottomRight->pixelPosition());
+                QVERIFY2(box.right() <= area.right() + 1,
+                         qPrintable(QStringLiteral("at %1 px: '%2' ends at %3, the plot at %4")
+                                        .arg(width)
+                                        .arg(text->text())
+                                        .arg(box.right())
+                                        .arg(area.right())));
+            }
+            QCOMPARE(labels, overview->rows().size());
+        }
+    }
+
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QSettings().clear();
