@@ -6,6 +6,9 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <csignal>
+#include <sys/types.h>
+#include <unistd.h>
 
 namespace concorde::ui {
 namespace {
@@ -28,6 +31,8 @@ ProgramImport::ProgramImport(QObject* parent) : QObject(parent) {}
 ProgramImport::~ProgramImport() {
     if (process_) {
         process_->disconnect(this);
+        if (process_->processId() > 0)
+            ::kill(-static_cast<pid_t>(process_->processId()), SIGKILL); // with its tracer
         process_->kill();
         process_->waitForFinished(5000);
     }
@@ -174,12 +179,19 @@ void ProgramImport::cancel() {
     if (!process_)
         return;
     process_->disconnect(this);
-    // SIGTERM lets concorde stop its tracer and remove its temporary output; SIGKILL if not.
-    process_->terminate();
+    // The whole process group: concorde and the Valgrind tracer it forked. SIGTERM first, so
+    // that concorde removes its temporary output; SIGKILL for what is left.
+    const auto group = static_cast<pid_t>(process_->processId());
+    if (group > 0)
+        ::kill(-group, SIGTERM);
     if (!process_->waitForFinished(3000)) {
+        if (group > 0)
+            ::kill(-group, SIGKILL);
         process_->kill();
         process_->waitForFinished(3000);
     }
+    if (group > 0)
+        ::kill(-group, SIGKILL); // a tracer that outlived concorde
     process_->deleteLater();
     process_ = nullptr;
     cleanUp();
@@ -195,6 +207,8 @@ void ProgramImport::runStep(Step step, const QStringList& arguments, const QStri
     process_->setArguments(arguments);
     // The traced program's own output is of no use here; concorde's errors go to stderr.
     process_->setStandardOutputFile(QProcess::nullDevice());
+    // Its own process group, so that Cancel reaches the tracer concorde forks as well.
+    process_->setChildProcessModifier([] { ::setpgid(0, 0); });
     connect(process_, &QProcess::readyReadStandardError, this, &ProgramImport::onOutput);
     connect(process_, &QProcess::finished, this, &ProgramImport::onFinished);
     connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
