@@ -385,8 +385,9 @@ int ChartView::keyedRowAt(const QPointF& pos, int rows) const {
 }
 
 QSharedPointer<QCPAxisTicker> ChartView::sequenceTicker(QCPAxis* axis, const QStringList& labels,
-                                                        const QVector<double>& positions) {
-    auto ticker = QSharedPointer<FittedTextTicker>(new FittedTextTicker(axis));
+                                                        const QVector<double>& positions,
+                                                        double gap) {
+    auto ticker = QSharedPointer<FittedTextTicker>(new FittedTextTicker(axis, gap));
     for (int i = 0; i < labels.size(); ++i) {
         // The first label, then every 32nd, 16th, ... 2nd, then all: regular thinning.
         const int priority = i == 0 ? 0 : std::max(1, 6 - std::countr_zero(unsigned(i)));

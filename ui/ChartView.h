@@ -2,6 +2,7 @@
 
 #include "ChartTable.h"
 #include "ChartTheme.h"
+#include "FittedTextTicker.h"
 
 #include <QPointF>
 #include <QSharedPointer>
@@ -100,8 +101,10 @@ protected:
     static QSharedPointer<QCPAxisTicker> logTicker(QCPAxis* axis, double lower, double upper);
     /// Sequence labels (region indices, names) on `axis` at positions 0, 1, 2...: thinned to
     /// every 2nd, 4th, 8th... where they would overlap, always keeping the first.
+    /// `gap` is FittedTextTicker's (smaller for one label per bar row).
     static QSharedPointer<QCPAxisTicker> sequenceTicker(QCPAxis* axis, const QStringList& labels,
-                                                        const QVector<double>& positions = {});
+                                                        const QVector<double>& positions = {},
+                                                        double gap = FittedTextTicker::kGap);
     /// For a chart of `rows` horizontal rows keyed rows, rows − 1, ..., 1 from the top on the
     /// left axis (the overview, the sensitivity ranking): the index of the row under plot pixel
     /// `pos` (0: the top row), or -1 outside the rows.

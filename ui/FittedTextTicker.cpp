@@ -7,7 +7,7 @@
 
 namespace concorde::ui {
 
-FittedTextTicker::FittedTextTicker(QCPAxis* axis) : axis_(axis) {
+FittedTextTicker::FittedTextTicker(QCPAxis* axis, double gap) : axis_(axis), gap_(gap) {
     setSubTickCount(0);
 }
 
@@ -22,7 +22,7 @@ QVector<double> FittedTextTicker::createTickVector(double tickStep, const QCPRan
         return all;
     const bool horizontal = axis_->orientation() == Qt::Horizontal;
     const QFontMetricsF metrics(axis_->tickLabelFont());
-    const double gap = kGap * metrics.height();
+    const double gap = gap_ * metrics.height();
     // Pixel extent [from, to] of each label along the axis.
     struct Candidate {
         double position;

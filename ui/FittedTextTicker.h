@@ -16,7 +16,9 @@ namespace concorde::ui {
 /// generation after each layout so that the decision uses the final axis size.
 class FittedTextTicker : public QCPAxisTickerText {
 public:
-    explicit FittedTextTicker(QCPAxis* axis);
+    /// `gap`: free space kept between neighbouring labels, in multiples of the label font's
+    /// height (rows of a chart, one label each, can sit closer than the ticks of a scale).
+    explicit FittedTextTicker(QCPAxis* axis, double gap = kGap);
 
     /// Adds a tick; lower `priority` values are kept first when labels would overlap.
     void addTick(double position, const QString& label, int priority);
@@ -27,7 +29,10 @@ protected:
 private:
     QPointer<QCPAxis> axis_;
     QMap<double, int> priorities_;
-    /// Free space kept between neighbouring labels, in multiples of the label font's height.
+    double gap_;
+
+public:
+    /// The default gap between labels, in multiples of the label font's height.
     static constexpr double kGap = 0.6;
 };
 

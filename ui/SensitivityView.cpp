@@ -13,6 +13,8 @@ namespace {
 
 /// Steps smaller than this (in % of CPI) get no value label beside their bar.
 constexpr double kUnlabelledPercent = 0.5;
+/// Space between the parameter names on the row axis, in label heights.
+constexpr double kRowLabelGap = 0.15;
 
 constexpr double kBarWidth = 0.36;
 
@@ -106,7 +108,9 @@ void SensitivityView::rebuild() {
     }
     lower_->setData(lowerKeys, lowerValues, true);
     upper_->setData(upperKeys, upperValues, true);
-    rows->setTicker(sequenceTicker(rows, names, keys));
+    // One label per parameter row, centred on its pair of bars: a small gap keeps all twenty
+    // on a 1024x768 screen (with the scale's gap every second name disappeared).
+    rows->setTicker(sequenceTicker(rows, names, keys, kRowLabelGap));
     // Room for the longest parameter label: the automatic margin follows the labels shown at
     // the first layout, before the ticker has kept all of them.
     const QFontMetrics metrics(rows->tickLabelFont());
