@@ -43,7 +43,9 @@ ViewCatalog ViewCatalog::standard() {
                      if (!c.bounds) // headless: the report is the chart, computed now
                          page->computeNow();
                      return page;
-                 }});
+                 },
+                 // Every coalition mixes the baseline's and the target's values.
+                 false});
     catalog.add({QStringLiteral("sensitivity"), QObject::tr("Sensitivity"),
                  QStringLiteral("CPI change of every parameter one grid step down and up"),
                  [](const ViewContext& c) -> ViewPage* {

@@ -17,6 +17,7 @@
 using namespace concorde;
 using concorde::ui::HeadlessExport;
 using concorde::ui::ViewCatalog;
+using concorde::ui::ViewEntry;
 
 namespace {
 
@@ -151,6 +152,32 @@ private slots:
         r.view = QStringLiteral("compare");
         QCOMPARE(run(r), 0);
         QVERIFY(textOf(r.output).startsWith(QStringLiteral("program,cpi_a,cpi_b,speedup")));
+    }
+
+    // The Shapley export opens the database for the target and the baseline only (every
+    // coalition mixes their values), and writes exactly what the whole grid gives.
+    void shapleyNeedsOnlyTheTargetAndBaseline() {
+        const ViewEntry* shapley = catalog_.find(QStringLiteral("shapley"));
+        QVERIFY(shapley);
+        QVERIFY(!shapley->predictsTheWholeGrid);
+        ViewEntry whole = *shapley;
+        whole.predictsTheWholeGrid = true;
+        ViewCatalog wholeCatalog;
+        wholeCatalog.add(whole);
+        for (const QString& program : {QString(), QStringLiteral("beta")}) {
+            HeadlessExport::Request r = request(file(QStringLiteral("shapley-part.csv")));
+            r.view = QStringLiteral("shapley");
+            r.program = program;
+            r.preset = QStringLiteral("little");
+            QCOMPARE(run(r), 0);
+            HeadlessExport::Request w = r;
+            w.output = file(QStringLiteral("shapley-whole.csv"));
+            QString text;
+            QTextStream err(&text);
+            QCOMPARE(HeadlessExport::run(w, presets_, wholeCatalog, err), 0);
+            QVERIFY(!textOf(r.output).isEmpty());
+            QCOMPARE(textOf(r.output), textOf(w.output));
+        }
     }
 
     void mistakesExitNonZeroWithAMessage() {
