@@ -2,6 +2,7 @@
 #include "../support/ErrorCapture.h"
 #include "../support/RandomRecords.h"
 #include "common/Crc32.h"
+#include "common/LittleEndian.h"
 #include "common/ZstdFrame.h"
 #include "trace/TraceFormatError.h"
 #include "trace/TraceReader.h"
@@ -139,10 +140,7 @@ private slots:
             writeTrace("old-short.ctrace", makeRandomRecords(300, 3), 100, {200, 100});
         auto bytes = readBytes(old);
         const auto u64 = [&](std::size_t at) {
-            std::uint64_t v = 0;
-            for (int b = 7; b >= 0; --b)
-                v = v << 8 | static_cast<unsigned char>(bytes[at + b]);
-            return v;
+            return le::load64(reinterpret_cast<const unsigned char*>(bytes.data()) + at);
         };
         const std::uint64_t metadataOffset = u64(16);
         const std::vector<std::uint8_t> packed(bytes.begin() + metadataOffset, bytes.end() - 4);
@@ -298,10 +296,7 @@ private slots:
         const QString path = writeTrace("bomb.ctrace", makeRandomRecords(200, 4), 100);
         auto bytes = readBytes(path);
         const auto u64 = [&](std::size_t at) {
-            std::uint64_t v = 0;
-            for (int b = 7; b >= 0; --b)
-                v = v << 8 | static_cast<unsigned char>(bytes[at + b]);
-            return v;
+            return le::load64(reinterpret_cast<const unsigned char*>(bytes.data()) + at);
         };
         const std::uint64_t metadataOffset = u64(16);
         // One 10-byte RLE block in a frame whose header declares 2^29 bytes, then its CRC.
