@@ -6,13 +6,17 @@
 #include "../support/TinyExplorerDatabase.h"
 #include "ChartExporter.h"
 #include "ViewCatalog.h"
+#include "explore/ConfigChecker.h"
+#include "params/ParameterSpace.h"
 #include "params/PresetLibrary.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <QtTest>
+#include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 using namespace concorde;
 using concorde::ui::HeadlessExport;
@@ -152,6 +156,47 @@ private slots:
         r.view = QStringLiteral("compare");
         QCOMPARE(run(r), 0);
         QVERIFY(textOf(r.output).startsWith(QStringLiteral("program,cpi_a,cpi_b,speedup")));
+    }
+
+    // Issue 18, item 8: the sweep's data equal `concorde predict` of the same configuration at
+    // every grid value, for every program (the CLI takes no off-grid value, so the target is
+    // given on the tiny grid).
+    void sweepEqualsConcordePredictAtEveryValue() {
+        const QString concorde =
+            qEnvironmentVariable("CONCORDE_BIN_DIR", QStringLiteral(CONCORDE_BINARY_DIR "/bin")) +
+            QStringLiteral("/concorde");
+        QVERIFY2(QFileInfo(concorde).isExecutable(), qPrintable(concorde));
+        const CoreConfig target = ConfigChecker(ParameterGrid(testing::tinyExplorerGrid()), {})
+                                      .snap(presets_.require("n1-like").config);
+        QStringList assignments;
+        for (const ParameterSpec& spec : ParameterSpace::all())
+            assignments << QString::fromStdString(spec.key + "=" +
+                                                  spec.formatValue(target.value(spec.id)));
+        HeadlessExport::Request r = request(file(QStringLiteral("sweep-lq.csv")));
+        r.view = QStringLiteral("sweep");
+        r.sweepParameter = QStringLiteral("lq");
+        r.assignments = assignments;
+        QCOMPARE(run(r), 0);
+        const QStringList lines = textOf(r.output).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        int compared = 0;
+        for (int i = 1; i < lines.size(); ++i) {
+            const QStringList f = lines[i].split(QLatin1Char(','));
+            if (f[0] == QLatin1String("geometric_mean"))
+                continue;
+            QStringList args = {"predict", "--db", database_, "--program", f[0], "--json"};
+            for (const QString& a : assignments)
+                args << "--set" << (a.startsWith("lq=") ? "lq=" + f[2] : a);
+            QProcess predict;
+            predict.start(concorde, args);
+            QVERIFY(predict.waitForFinished(60000));
+            QVERIFY2(predict.exitCode() == 0, predict.readAllStandardError().constData());
+            const auto json = nlohmann::json::parse(predict.readAllStandardOutput().toStdString());
+            const double cpi = json.at("cpi").get<double>();
+            QVERIFY2(std::abs(f[3].toDouble() - cpi) <= 1e-6 * cpi,
+                     qPrintable(lines[i] + QStringLiteral(" vs predict %1").arg(cpi)));
+            ++compared;
+        }
+        QCOMPARE(compared, 2 * 2); // alpha and beta at the tiny grid's two lq values
     }
 
     // The Shapley export opens the database for the target and the baseline only (every
