@@ -9,8 +9,11 @@
 #include "CdfView.h"
 #include "ChartTheme.h"
 #include "PhasesView.h"
+#include "SensitivityView.h"
+#include "SweepView.h"
 #include "TimeseriesView.h"
 #include "explore/BoundResources.h"
+#include "params/ParameterSpace.h"
 
 #include <QFontMetricsF>
 #include <QtTest>
@@ -69,6 +72,49 @@ double widest(const QString& text, const QFont& font) {
 }
 
 /// Every check of the file header, on the view as currently laid out.
+/// A sweep of ROB over its ten grid values for 24 programs of made-up but plausible CPIs.
+ParameterSweep sweepOf24Programs() {
+    ParameterSweep sweep;
+    sweep.parameter = ParamId::Rob;
+    sweep.values = {16, 32, 48, 64, 96, 128, 192, 256, 384, 512};
+    sweep.current = 5;
+    for (int p = 0; p < 24; ++p)
+        sweep.programs.push_back("program-with-a-long-name-" + std::to_string(p));
+    for (std::size_t v = 0; v < sweep.values.size(); ++v) {
+        std::vector<double> cpis;
+        double logSum = 0;
+        for (int p = 0; p < 24; ++p) {
+            const double cpi = (0.4 + 0.05 * p) * (1.0 + 2.0 / std::sqrt(sweep.values[v]));
+            cpis.push_back(cpi);
+            logSum += std::log(cpi);
+        }
+        sweep.cpi.push_back(cpis);
+        sweep.geometricMeanCpi.push_back(std::exp(logSum / 24));
+    }
+    return sweep;
+}
+
+/// Every parameter one step down and up, changes from -12 % to +9 %, sorted by size.
+std::vector<ParameterSensitivity> tornadoOfEveryParameter() {
+    std::vector<ParameterSensitivity> ranking;
+    int k = 0;
+    for (const ParameterSpec& spec : ParameterSpace::all()) {
+        ParameterSensitivity s;
+        s.parameter = spec.id;
+        s.value = 2;
+        s.cpi = 1.0;
+        s.lowerValue = 1;
+        s.lowerCpi = 1.0 + 0.09 / (1 + k);
+        if (k % 3 != 2) {
+            s.upperValue = 4;
+            s.upperCpi = 1.0 - 0.12 / (1 + k);
+        }
+        ranking.push_back(s);
+        ++k;
+    }
+    return ranking;
+}
+
 void verifyLegible(ChartView& view, const QString& what) {
     QCustomPlot* plot = view.plot();
     const QRect chart = plot->viewport();
@@ -249,6 +295,18 @@ private slots:
             }
         if (size.width() >= 1280) // narrower projector charts leave the numbers out
             QCOMPARE(values, 12);
+
+        // The design-review charts (issue 18): a sweep of 24 programs and a full tornado.
+        SweepView sweep;
+        sweep.setSweep(sweepOf24Programs(), std::size_t{5});
+        showAt(sweep, size, theme);
+        verifyLegible(sweep, "sweep");
+        if (QTest::currentTestFailed())
+            return;
+        SensitivityView tornado;
+        tornado.setRanking(tornadoOfEveryParameter(), QStringLiteral("gzip"));
+        showAt(tornado, size, theme);
+        verifyLegible(tornado, "sensitivity");
     }
 
     void regionLabelsThinRegularlyAndReturnWhenWide() {
