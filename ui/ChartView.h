@@ -101,7 +101,10 @@ protected:
     static QSharedPointer<QCPAxisTicker> logTicker(QCPAxis* axis, double lower, double upper);
     /// Sequence labels (region indices, names) on `axis` at positions 0, 1, 2...: thinned to
     /// every 2nd, 4th, 8th... where they would overlap, always keeping the first.
-    /// `gap` is FittedTextTicker's (smaller for one label per bar row).
+    /// Gap between the names of a chart's bar rows (one label per row, centred on its bars),
+    /// in label heights: rows can sit closer than the ticks of a scale.
+    static constexpr double kRowLabelGap = 0.15;
+    /// `gap` is FittedTextTicker's (kRowLabelGap for one label per bar row).
     static QSharedPointer<QCPAxisTicker> sequenceTicker(QCPAxis* axis, const QStringList& labels,
                                                         const QVector<double>& positions = {},
                                                         double gap = FittedTextTicker::kGap);

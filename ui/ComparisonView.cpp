@@ -41,9 +41,8 @@ void ComparisonView::setComparison(const PredictionPtr& prediction, const QStrin
         for (std::size_t i = 0; i < p.programs.size(); ++i)
             programs.push_back(
                 {QString::fromStdString(p.programs[i]), p.baselineCpi[i], p.targetCpi[i]});
-        std::stable_sort(programs.begin(), programs.end(), [](const Row& a, const Row& b) {
-            return a.speedup() > b.speedup();
-        });
+        std::stable_sort(programs.begin(), programs.end(),
+                         [](const Row& a, const Row& b) { return a.speedup() > b.speedup(); });
         rows_.push_back({QString(), ParameterSweep::geometricMean(p.baselineCpi),
                          ParameterSweep::geometricMean(p.targetCpi)});
         rows_ += programs;
@@ -70,7 +69,8 @@ void ComparisonView::rebuild() {
     auto* bars = new QCPBars(programs, speedup);
     bars->setName(tr("one program"));
     const double outline = std::max(1.0, theme().lineWidth / 1.5);
-    for (auto [b, colour] : {std::pair{mean, theme().foreground}, std::pair{bars, theme().target}}) {
+    for (auto [b, colour] :
+         {std::pair{mean, theme().foreground}, std::pair{bars, theme().target}}) {
         b->setWidth(kBarWidth);
         b->setBrush(colour);
         b->setPen(QPen(colour.darker(140), outline));
@@ -84,7 +84,7 @@ void ComparisonView::rebuild() {
         keys << keyOf(i, n);
         names << (row.program.isEmpty() ? tr("geometric mean") : row.program);
     }
-    programs->setTicker(sequenceTicker(programs, names, keys));
+    programs->setTicker(sequenceTicker(programs, names, keys, kRowLabelGap));
     programs->grid()->setVisible(false);
     programs->setSubTicks(false);
     programs->setRange(0.4, n + 0.6);
@@ -137,9 +137,10 @@ ChartTable ComparisonView::dataTable() const {
     table.header = {QStringLiteral("program"), QStringLiteral("cpi_a"), QStringLiteral("cpi_b"),
                     QStringLiteral("speedup")};
     for (const Row& row : rows_)
-        table.rows.push_back({row.program.isEmpty() ? QStringLiteral("geometric mean") : row.program,
-                              ChartTable::number(row.cpiA), ChartTable::number(row.cpiB),
-                              ChartTable::number(row.speedup())});
+        table.rows.push_back(
+            {row.program.isEmpty() ? QStringLiteral("geometric mean") : row.program,
+             ChartTable::number(row.cpiA), ChartTable::number(row.cpiB),
+             ChartTable::number(row.speedup())});
     return table;
 }
 

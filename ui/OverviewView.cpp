@@ -105,7 +105,7 @@ void OverviewView::rebuild() {
     }
     target_->setData(keys, targets, true);
     baseline_->setData(keys, baselines, true);
-    programs->setTicker(sequenceTicker(programs, names, keys));
+    programs->setTicker(sequenceTicker(programs, names, keys, kRowLabelGap));
     programs->grid()->setVisible(false);
     programs->setSubTicks(false);
     programs->setRange(0.4, n + 0.6);

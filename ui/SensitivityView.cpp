@@ -13,8 +13,6 @@ namespace {
 
 /// Steps smaller than this (in % of CPI) get no value label beside their bar.
 constexpr double kUnlabelledPercent = 0.5;
-/// Space between the parameter names on the row axis, in label heights.
-constexpr double kRowLabelGap = 0.15;
 
 constexpr double kBarWidth = 0.36;
 
