@@ -231,6 +231,27 @@ private slots:
         }
     }
 
+    // Without Valgrind (not on the PATH) the import says so and writes nothing.
+    void missingValgrindIsNamed() {
+        auto session = openShipped();
+        const QString user = path("no-valgrind.sqlite");
+        const QString gzip = QStandardPaths::findExecutable("gzip");
+        QVERIFY(!gzip.isEmpty());
+        const QByteArray oldPath = qgetenv("PATH");
+        QVERIFY(QDir().mkpath(path("empty-bin")));
+        qputenv("PATH", path("empty-bin").toUtf8()); // concorde inherits it
+        AddProgramDialog dialog(*session, concorde_, user);
+        QSignalSpy failed(&dialog.import(), &ProgramImport::failed);
+        addCommand(dialog, gzip + " -c " + input_, "novalgrind", 2);
+        const bool gotIt = !failed.isEmpty() || failed.wait(60'000);
+        qputenv("PATH", oldPath);
+        QVERIFY(gotIt);
+        QVERIFY2(failed[0][0].toString().contains("valgrind is not installed"),
+                 qPrintable(failed[0][0].toString()));
+        QVERIFY(!QFile::exists(user));
+        QVERIFY2(leftovers(user).isEmpty(), qPrintable(leftovers(user).join(", ")));
+    }
+
     // Cancel while a long program is being traced: the tracer stops, the dialog stays open and
     // says so, and nothing is written.
     void cancelStopsTheTracer() {
