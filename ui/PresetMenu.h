@@ -28,13 +28,24 @@ public:
     /// The "Set as baseline" submenu.
     QMenu* baselineMenu() const { return baselineMenu_; }
 
+    /// Saves the sliders' configuration as the user preset `name` (in
+    /// PresetLibrary::userPresetDirectory(), written atomically) and offers it in both menus at
+    /// once, so that two candidate cores can be compared by name. Returns why it could not (a
+    /// malformed or taken name, an unwritable folder); empty on success.
+    QString savePreset(const QString& name);
+
 private:
     void addPresetActions(QMenu* menu, QActionGroup* group, const QString& prefix, bool baseline);
+    void addPresetAction(QMenu* menu, QAction* before, QActionGroup* group, const QString& prefix,
+                         bool baseline, std::size_t index);
+    void askAndSavePreset();
     void updateChecks();
 
     Session& session_;
     std::vector<Preset> presets_; // a copy: the menu must not outlive a library it points into
     QMenu* baselineMenu_ = nullptr;
+    QAction* targetEnd_ = nullptr;   ///< new target entries go before it
+    QAction* baselineEnd_ = nullptr; ///< new baseline entries go before it
     QActionGroup* targetGroup_ = nullptr;
     QActionGroup* baselineGroup_ = nullptr;
 };

@@ -11,6 +11,7 @@
 #include "HeadlessExport.h"
 #include "LastConfiguration.h"
 #include "ParameterPanel.h"
+#include "PresetMenu.h"
 #include "Session.h"
 #include "ViewCatalog.h"
 #include "ViewPage.h"
@@ -33,6 +34,7 @@
 #include <QTemporaryFile>
 #include <QTextBrowser>
 #include <QtTest>
+#include <filesystem>
 
 using namespace concorde;
 using concorde::ui::EmptyStatePage;
@@ -88,7 +90,9 @@ private slots:
         const QStringList texts = actionTexts(menu);
         for (const char* name : {"big", "n1-like", "little"})
             QVERIFY2(texts.contains(QLatin1String(name)), name);
-        QCOMPARE(texts.size(), qsizetype(presets_.presets().size()));
+        // Every preset, then "Save the sliders as a preset…".
+        QCOMPARE(texts.size(), qsizetype(presets_.presets().size()) + 1);
+        QVERIFY(QString(texts.back()).remove(QLatin1Char('&')).startsWith("Save the sliders"));
 
         auto* baseline = window.findChild<QMenu*>(QStringLiteral("menu_baseline"));
         QVERIFY(baseline);
@@ -97,6 +101,49 @@ private slots:
         const QStringList baselineTexts = actionTexts(baseline);
         for (const char* name : {"big", "n1-like", "little"})
             QVERIFY2(baselineTexts.contains(QLatin1String(name)), name);
+    }
+
+    // Presets ▸ Save the sliders as a preset: two candidate cores saved by name can be chosen
+    // as target and baseline (the A/B tab's "saved configurations"), in this window at once and
+    // from the user's preset folder in the next.
+    void slidersSavedAsAPresetAreOfferedEverywhere() {
+        QTemporaryDir config;
+        QVERIFY(config.isValid());
+        const QByteArray oldConfig = qgetenv("XDG_CONFIG_HOME");
+        qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+        Session session(presets_.require("n1-like").config, presets_.require("little").config);
+        MainWindow window(session, presets_);
+        auto* menu = window.findChild<ui::PresetMenu*>(QStringLiteral("menu_presets"));
+        QVERIFY(menu);
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("action_save_preset")));
+
+        CoreConfig candidateA = session.config();
+        candidateA.set(ParamId::Rob, 256);
+        session.setConfig(candidateA);
+        QCOMPARE(menu->savePreset(QStringLiteral("cand-a")), QString());
+        CoreConfig candidateB = candidateA;
+        candidateB.set(ParamId::L2Kb, 2048);
+        session.setConfig(candidateB);
+        QCOMPARE(menu->savePreset(QStringLiteral("cand-b")), QString());
+        QVERIFY(menu->savePreset(QStringLiteral("cand-a")).contains("already"));
+        QVERIFY(menu->savePreset(QStringLiteral("bad name")).contains("letters"));
+
+        auto* targetA = window.findChild<QAction*>(QStringLiteral("preset_cand-a"));
+        auto* baselineA = window.findChild<QAction*>(QStringLiteral("baseline_cand-a"));
+        QVERIFY(targetA && baselineA);
+        QVERIFY(window.findChild<QAction*>(QStringLiteral("preset_cand-b"))->isChecked());
+        baselineA->trigger();
+        QCOMPARE(session.baseline(), candidateA);
+        QCOMPARE(session.config(), candidateB);
+        QVERIFY(baselineA->isChecked());
+
+        // Written as a user preset the next window (and the CLI) loads.
+        const PresetLibrary reloaded = PresetLibrary::loadFrom(
+            {std::filesystem::path(config.path().toStdString()) / "concorde" / "presets"});
+        QVERIFY(reloaded.find("cand-a") && reloaded.find("cand-b"));
+        QCOMPARE(reloaded.require("cand-b").config, candidateB);
+        QVERIFY(reloaded.rejected().empty());
+        qputenv("XDG_CONFIG_HOME", oldConfig);
     }
 
     void choosingPresetsUpdatesSessionAndSliders() {
