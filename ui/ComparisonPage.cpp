@@ -28,12 +28,13 @@ ComparisonPage::ComparisonPage(Session& session, std::vector<Preset> presets,
     connect(shapley_, &QPushButton::clicked, this,
             [this] { this->session().setView(QStringLiteral("view_shapley")); });
     connect(&session, &Session::baselineChanged, this, [this] { refresh(); });
+    connect(&session, &Session::savedPresetsChanged, this, [this] { refresh(); });
     followPredictions();
     refresh();
 }
 
 QString ComparisonPage::nameOf(const CoreConfig& config, const QString& fallback) const {
-    const std::string name = presetNameFor(presets_, config);
+    const std::string name = session().presetName(presets_, config);
     return name.empty() ? fallback : QString::fromStdString(name);
 }
 

@@ -13,6 +13,7 @@ ConfigSummaryLabel::ConfigSummaryLabel(Session& session, const PresetLibrary& pr
     refresh();
     connect(&session_, &Session::configChanged, this, &ConfigSummaryLabel::refresh);
     connect(&session_, &Session::baselineChanged, this, &ConfigSummaryLabel::refresh);
+    connect(&session_, &Session::savedPresetsChanged, this, &ConfigSummaryLabel::refresh);
 }
 
 QString ConfigSummaryLabel::briefSummary(const CoreConfig& c) {
@@ -39,7 +40,7 @@ QString ConfigSummaryLabel::briefSummary(const CoreConfig& c) {
 }
 
 QString ConfigSummaryLabel::nameOf(const CoreConfig& config) const {
-    const std::string name = presetNameFor(presets_, config);
+    const std::string name = session_.presetName(presets_, config);
     return name.empty() ? tr("custom") : QString::fromStdString(name);
 }
 

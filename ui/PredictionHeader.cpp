@@ -80,6 +80,8 @@ PredictionHeader::PredictionHeader(Session& session, std::vector<Preset> presets
     else
         showEmpty();
     connect(&session_, &Session::predictionReady, this, &PredictionHeader::showPrediction);
+    connect(&session_, &Session::savedPresetsChanged, this,
+            [this] { showPrediction(session_.prediction()); });
     connect(&session_, &Session::databaseOpened, this, [this] {
         if (!session_.prediction())
             showEmpty();
@@ -110,7 +112,7 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
     ipc_->setText(tr("IPC %1").arg(number(1.0 / cpi, 3)));
     // The baseline by its preset's name where it is one: "vs baseline" alone leaves a review
     // asking which.
-    const std::string presetName = presetNameFor(presets_, session_.baseline());
+    const std::string presetName = session_.presetName(presets_, session_.baseline());
     const QString baselineName = presetName.empty()
                                      ? tr("baseline")
                                      : tr("baseline %1").arg(QString::fromStdString(presetName));

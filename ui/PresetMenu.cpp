@@ -105,6 +105,7 @@ QString PresetMenu::savePreset(const QString& name) {
     }
     presets_.push_back(preset);
     const std::size_t index = presets_.size() - 1;
+    session_.addSavedPreset(preset); // the header, status bar and A/B page name it at once
     for (QAction* none : findChildren<QAction*>(QRegularExpression(QStringLiteral("_none$"))))
         none->setVisible(false); // "No presets found" no longer holds
     addPresetAction(this, targetEnd_, targetGroup_, QStringLiteral("preset_"), false, index);

@@ -235,4 +235,15 @@ void Session::recomputeNow() {
     publish(predictionJob()(JobControl{}));
 }
 
+void Session::addSavedPreset(Preset preset) {
+    savedPresets_.push_back(std::move(preset));
+    emit savedPresetsChanged();
+}
+
+std::string Session::presetName(const std::vector<Preset>& library,
+                                const CoreConfig& config) const {
+    std::string name = presetNameFor(library, config);
+    return name.empty() ? presetNameFor(savedPresets_, config) : name;
+}
+
 } // namespace concorde::ui

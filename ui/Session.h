@@ -4,6 +4,7 @@
 #include "explore/ExplorerPrediction.h"
 #include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
+#include "params/Preset.h"
 
 #include <QObject>
 #include <QString>
@@ -82,6 +83,14 @@ public:
     void setBaseline(const CoreConfig& baseline);
     /// Makes the preset's configuration the baseline.
     void applyPresetAsBaseline(const Preset& preset);
+    /// Presets saved during this session (Presets ▸ Save the sliders as a preset). Views built
+    /// with a copy of the preset library name configurations through presetName(), which looks
+    /// here too, and refresh on savedPresetsChanged().
+    const std::vector<Preset>& savedPresets() const { return savedPresets_; }
+    void addSavedPreset(Preset preset);
+    /// The name of the first preset of `library`, then of savedPresets(), equal to `config`;
+    /// empty when none is.
+    std::string presetName(const std::vector<Preset>& library, const CoreConfig& config) const;
 
     // --- Feature database ---
 
@@ -171,6 +180,8 @@ signals:
     void viewChanged(const QString& view);
     /// The swept parameter changed (`parameter` is its ParamId as an int).
     void sweptParameterChanged(int parameter);
+    /// A preset was saved (savedPresets() grew).
+    void savedPresetsChanged();
     /// A new prediction for the current (or a very recent) state.
     void predictionReady(const concorde::ui::PredictionPtr& prediction);
     /// A prediction could not be computed (should not happen: configurations are snapped).
@@ -198,6 +209,7 @@ private:
     QString program_;
     QString view_;
     ParamId sweptParameter_ = ParamId::Rob;
+    std::vector<Preset> savedPresets_;
     ExplorerPtr explorer_;
     Theme* theme_ = nullptr;
 

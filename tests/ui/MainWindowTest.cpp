@@ -136,6 +136,13 @@ private slots:
         QCOMPARE(session.baseline(), candidateA);
         QCOMPARE(session.config(), candidateB);
         QVERIFY(baselineA->isChecked());
+        // Named at once wherever a configuration is named, not only in this menu.
+        QCOMPARE(session.presetName({}, candidateA), std::string("cand-a"));
+        auto* summary = window.findChild<ui::ConfigSummaryLabel*>();
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains("Target: cand-b") &&
+                     summary->text().contains("Baseline: cand-a"),
+                 qPrintable(summary->text()));
 
         // Written as a user preset the next window (and the CLI) loads.
         const PresetLibrary reloaded = PresetLibrary::loadFrom(
