@@ -80,73 +80,77 @@ std::size_t ExplorerModel::regionCount(const std::string& program) const {
     return predictor_->regionsOf(program).size();
 }
 
-void ExplorerModel::evaluateRegions(std::span<const CoreConfig> configs,
-                                    std::vector<double>& out) const {
-    const std::size_t regions = predictor_->regions().size();
+void ExplorerModel::evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out,
+                                    std::span<const std::size_t> only) const {
+    const std::size_t regions = only.empty() ? predictor_->regions().size() : only.size();
     const std::size_t n = configs.size();
     out.assign(regions * n, 0.0);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, regions, kRegionGrain),
                       [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t r = range.begin(); r != range.end(); ++r)
-                              predictor_->regionCpi(r, configs,
-                                                    std::span<double>(out).subspan(r * n, n));
+                          for (std::size_t k = range.begin(); k != range.end(); ++k)
+                              predictor_->regionCpi(only.empty() ? k : only[k], configs,
+                                                    std::span<double>(out).subspan(k * n, n));
                       });
 }
 
-std::vector<std::vector<double>>
-ExplorerModel::programCpis(std::span<const CoreConfig> configs) const {
+std::vector<CoreConfig> ExplorerModel::snapAll(std::span<const CoreConfig> configs) const {
     std::vector<CoreConfig> snapped;
     snapped.reserve(configs.size());
     for (const CoreConfig& config : configs)
         snapped.push_back(snap(config));
-    std::vector<double> regionCpi;
-    evaluateRegions(snapped, regionCpi);
+    return snapped;
+}
 
+namespace {
+
+/// Per configuration, the instruction-weighted mean of the CPIs of one program's regions
+/// (`regions`, in database order): cpiOf(k, c) is region regions[k]'s at configuration c. The
+/// one summation order every program CPI uses, so that they agree to the last bit.
+template <typename CpiOf>
+std::vector<double> weightedProgramCpi(const std::vector<DatabasePredictor::RegionEntry>& table,
+                                       std::span<const std::size_t> regions, std::size_t n,
+                                       CpiOf cpiOf) {
+    std::vector<double> result(n, 0.0);
+    double total = 0;
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+        const auto weight = static_cast<double>(table[regions[k]].length);
+        total += weight;
+        for (std::size_t c = 0; c < n; ++c)
+            result[c] += weight * cpiOf(k, c);
+    }
+    for (double& cpi : result)
+        cpi /= total;
+    return result;
+}
+
+} // namespace
+
+std::vector<std::vector<double>>
+ExplorerModel::programCpis(std::span<const CoreConfig> configs) const {
+    std::vector<double> regionCpi;
+    evaluateRegions(snapAll(configs), regionCpi);
     const std::size_t n = configs.size();
-    const auto& regions = predictor_->regions();
     std::vector<std::vector<double>> result(n, std::vector<double>(programs().size(), 0.0));
     for (std::size_t p = 0; p < programs().size(); ++p) {
-        double total = 0;
-        for (const std::size_t r : predictor_->regionsOf(programs()[p])) {
-            const auto weight = static_cast<double>(regions[r].length);
-            total += weight;
-            for (std::size_t c = 0; c < n; ++c)
-                result[c][p] += weight * regionCpi[r * n + c];
-        }
+        const auto& own = predictor_->regionsOf(programs()[p]);
+        const std::vector<double> cpi =
+            weightedProgramCpi(predictor_->regions(), own, n, [&](std::size_t k, std::size_t c) {
+                return regionCpi[own[k] * n + c];
+            });
         for (std::size_t c = 0; c < n; ++c)
-            result[c][p] /= total;
+            result[c][p] = cpi[c];
     }
     return result;
 }
 
 std::vector<double> ExplorerModel::programCpiAt(std::size_t program,
                                                 std::span<const CoreConfig> configs) const {
-    std::vector<CoreConfig> snapped;
-    snapped.reserve(configs.size());
-    for (const CoreConfig& config : configs)
-        snapped.push_back(snap(config));
+    const std::vector<std::size_t>& own = predictor_->regionsOf(programs().at(program));
+    std::vector<double> regionCpi;
+    evaluateRegions(snapAll(configs), regionCpi, own);
     const std::size_t n = configs.size();
-    const auto& regions = predictor_->regions();
-    const std::vector<std::size_t> own = predictor_->regionsOf(programs().at(program));
-    std::vector<double> regionCpi(own.size() * n, 0.0);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, own.size()),
-                      [&](const tbb::blocked_range<std::size_t>& range) {
-                          for (std::size_t k = range.begin(); k != range.end(); ++k)
-                              predictor_->regionCpi(own[k], snapped,
-                                                    std::span<double>(regionCpi).subspan(k * n, n));
-                      });
-    // Summed in the same order as programCpis(), so the two agree to the last bit.
-    std::vector<double> result(n, 0.0);
-    double total = 0;
-    for (std::size_t k = 0; k < own.size(); ++k) {
-        const auto weight = static_cast<double>(regions[own[k]].length);
-        total += weight;
-        for (std::size_t c = 0; c < n; ++c)
-            result[c] += weight * regionCpi[k * n + c];
-    }
-    for (double& cpi : result)
-        cpi /= total;
-    return result;
+    return weightedProgramCpi(predictor_->regions(), own, n,
+                              [&](std::size_t k, std::size_t c) { return regionCpi[k * n + c]; });
 }
 
 std::vector<double> ExplorerModel::programCpis(const CoreConfig& config) const {

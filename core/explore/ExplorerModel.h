@@ -100,8 +100,11 @@ public:
     }
 
 private:
-    /// Region CPIs for every configuration: out[r * configs.size() + c].
-    void evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out) const;
+    /// `out[k * n + c]`: the CPI of region `only[k]` (every region, k = r, when `only` is
+    /// empty) at configs[c], n = configs.size(); the regions in parallel.
+    void evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out,
+                         std::span<const std::size_t> only = {}) const;
+    std::vector<CoreConfig> snapAll(std::span<const CoreConfig> configs) const;
 
     std::filesystem::path path_;
     mutable FeatureDatabase database_;
