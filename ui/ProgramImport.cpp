@@ -29,13 +29,7 @@ QString lastLine(const QString& text) {
 ProgramImport::ProgramImport(QObject* parent) : QObject(parent) {}
 
 ProgramImport::~ProgramImport() {
-    if (process_) {
-        process_->disconnect(this);
-        if (process_->processId() > 0)
-            ::kill(-static_cast<pid_t>(process_->processId()), SIGKILL); // with its tracer
-        process_->kill();
-        process_->waitForFinished(5000);
-    }
+    stopProcess(false);
     cleanUp();
 }
 
@@ -118,8 +112,6 @@ void ProgramImport::start(const Request& request) {
         return;
     }
     request_ = request;
-    errorTail_.clear();
-    pendingErr_.clear();
     if (!QFileInfo(request_.concorde).isExecutable()) {
         emit failed(tr("The concorde tool was not found at %1.").arg(request_.concorde));
         return;
@@ -178,24 +170,29 @@ void ProgramImport::start(const Request& request) {
 void ProgramImport::cancel() {
     if (!process_)
         return;
+    stopProcess(true);
+    cleanUp();
+    emit cancelled();
+}
+
+void ProgramImport::stopProcess(bool gracefully) {
+    if (!process_)
+        return;
     process_->disconnect(this);
-    // The whole process group: concorde and the Valgrind tracer it forked. SIGTERM first, so
-    // that concorde removes its temporary output; SIGKILL for what is left.
+    // The whole process group: concorde and the Valgrind tracer it forked. SIGTERM first when
+    // there is time, so that concorde removes its temporary output; SIGKILL for what is left,
+    // including a tracer that outlived concorde.
     const auto group = static_cast<pid_t>(process_->processId());
-    if (group > 0)
+    if (gracefully && group > 0) {
         ::kill(-group, SIGTERM);
-    if (!process_->waitForFinished(3000)) {
-        if (group > 0)
-            ::kill(-group, SIGKILL);
-        process_->kill();
         process_->waitForFinished(3000);
     }
     if (group > 0)
-        ::kill(-group, SIGKILL); // a tracer that outlived concorde
+        ::kill(-group, SIGKILL);
+    process_->kill();
+    process_->waitForFinished(3000);
     process_->deleteLater();
     process_ = nullptr;
-    cleanUp();
-    emit cancelled();
 }
 
 void ProgramImport::runStep(Step step, const QStringList& arguments, const QString& description) {
@@ -300,13 +297,7 @@ void ProgramImport::startBuildDb() {
 }
 
 void ProgramImport::fail(const QString& message) {
-    if (process_) {
-        process_->disconnect(this);
-        process_->kill();
-        process_->waitForFinished(3000);
-        process_->deleteLater();
-        process_ = nullptr;
-    }
+    stopProcess(false);
     cleanUp();
     emit failed(message);
 }

@@ -73,6 +73,8 @@ private:
     void onOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void startBuildDb();
+    /// Ends the running step's process group (SIGTERM and a moment first when `gracefully`).
+    void stopProcess(bool gracefully);
     void fail(const QString& message);
     void cleanUp();
 
