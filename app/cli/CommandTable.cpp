@@ -2,6 +2,7 @@
 
 #include "BoundsCommand.h"
 #include "BuildDbCommand.h"
+#include "CheckMonotoneCommand.h"
 #include "DatasetCommand.h"
 #include "DiagnoseCommand.h"
 #include "EvaluateCommand.h"
@@ -36,6 +37,7 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<TrainCommand>());
     commands.push_back(std::make_unique<EvaluateCommand>());
     commands.push_back(std::make_unique<PredictCommand>());
+    commands.push_back(std::make_unique<CheckMonotoneCommand>());
     commands.push_back(std::make_unique<ShapleyCommand>());
     commands.push_back(std::make_unique<PhasesCommand>());
     commands.push_back(std::make_unique<MergeDbCommand>());

@@ -17,9 +17,14 @@ std::string PredictCommand::description() const {
            "region's CPI (block-precomputed inference) and the program's CPI,\n"
            "the instruction-weighted mean of its regions'. Every parameter must be on\n"
            "the database's grid (concorde info DB lists it).\n\n"
-           "JSON: {\"cpi\": program CPI, \"program\", \"regions\": [{\"index\",\n"
-           "\"instructions\", \"cpi\"}], \"config\", \"model\"}; with --all,\n"
-           "{\"programs\": [...the same per program...]}.\n";
+           "An ensemble model (concorde train --members N) also gives each CPI's band:\n"
+           "the range the simulated CPI falls in for the calibrated share of regions the\n"
+           "model never trained on (concorde info DB shows the share).\n\n"
+           "JSON: {\"cpi\": program CPI, \"cpi_low\", \"cpi_high\", \"program\", \"regions\":\n"
+           "[{\"index\", \"instructions\", \"cpi\", \"cpi_low\", \"cpi_high\"}], \"config\",\n"
+           "\"model\"}; with --all, {\"programs\": [...the same per program...]}. A single\n"
+           "model's band is its CPI. \"ood_score\" says how far a region's features lie from\n"
+           "the training programs (above 1: outside them; a warning names such programs).\n";
 }
 
 void PredictCommand::declare(CLI::App& app) {
@@ -42,29 +47,55 @@ int PredictCommand::run(std::ostream& out, std::ostream& err) {
         runner.run([&](const JobControl& job) {
             return std::make_unique<const DatabasePredictor>(db, std::move(model), requested, job);
         });
+    const bool banded = predictor->model().band.calibrated();
+    // "CPI 0.8123" or, with a band, "CPI 0.8123 [0.7712, 0.8541]".
+    const auto cpiText = [&](const CpiBand& band) {
+        char text[80];
+        if (banded)
+            std::snprintf(text, sizeof text, "CPI %.4f [%.4f, %.4f]", band.cpi, band.low,
+                          band.high);
+        else
+            std::snprintf(text, sizeof text, "CPI %.4f", band.cpi);
+        return std::string(text);
+    };
     nlohmann::json programs = nlohmann::json::array();
     std::string text;
     for (const auto& name : predictor->programs()) {
         nlohmann::json regions = nlohmann::json::array();
-        double weighted = 0, total = 0;
+        std::vector<CpiBand> bands;
         for (const std::size_t r : predictor->regionsOf(name)) {
             const auto& entry = predictor->regions()[r];
-            const double cpi = predictor->regionCpi(r, config_.config);
-            weighted += cpi * static_cast<double>(entry.length);
-            total += static_cast<double>(entry.length);
-            regions.push_back(
-                {{"index", entry.regionIndex}, {"instructions", entry.length}, {"cpi", cpi}});
+            const CpiBand band = predictor->regionBand(r, config_.config);
+            bands.push_back(band);
+            regions.push_back({{"index", entry.regionIndex},
+                               {"instructions", entry.length},
+                               {"cpi", band.cpi},
+                               {"cpi_low", band.low},
+                               {"cpi_high", band.high},
+                               {"ood_score", predictor->regionOodScore(r)}});
         }
-        const double cpi = weighted / total;
-        programs.push_back({{"program", name}, {"cpi", cpi}, {"regions", regions}});
-        char line[160];
-        std::snprintf(line, sizeof line, "%-16s CPI %.4f  (IPC %.3f, %zu regions)\n", name.c_str(),
-                      cpi, 1.0 / cpi, regions.size());
+        const CpiBand band = predictor->programBand(name, config_.config);
+        const double ood = predictor->programOodScore(name);
+        programs.push_back({{"program", name},
+                            {"cpi", band.cpi},
+                            {"cpi_low", band.low},
+                            {"cpi_high", band.high},
+                            {"ood_score", ood},
+                            {"outside_training", ood > 1},
+                            {"regions", regions}});
+        if (ood > 1)
+            err << "predict: warning: " << name << " lies outside the model's training data "
+                << "(distance score " << std::to_string(ood).substr(0, 4)
+                << ", above 1 is outside); trust its CPI less than the model's measured "
+                   "accuracy\n";
+        char line[200];
+        std::snprintf(line, sizeof line, "%-16s %s  (IPC %.3f, %zu regions)\n", name.c_str(),
+                      cpiText(band).c_str(), 1.0 / band.cpi, regions.size());
         text += line;
         if (programs_.program)
-            for (const auto& r : regions) {
-                std::snprintf(line, sizeof line, "  region %3d  CPI %.4f\n", r["index"].get<int>(),
-                              r["cpi"].get<double>());
+            for (std::size_t k = 0; k < bands.size(); ++k) {
+                std::snprintf(line, sizeof line, "  region %3d  %s\n",
+                              regions[k]["index"].get<int>(), cpiText(bands[k]).c_str());
                 text += line;
             }
     }

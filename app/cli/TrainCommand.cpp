@@ -66,7 +66,28 @@ void TrainCommand::declare(CLI::App& app) {
         ->type_name("N")
         ->check(wholeNumber(0, 100'000))
         ->capture_default_str();
-    addSeedOption(app, options_.seed, "initialisation, shuffling and validation split");
+    app.add_option("--members", ensemble_.members,
+                   "ensemble members, each on a bootstrap of the training programs; with 2 or "
+                   "more, predictions carry a band calibrated on the test split")
+        ->type_name("N")
+        ->check(wholeNumber(1, 64))
+        ->capture_default_str();
+    app.add_option("--output", output_,
+                   "what the networks predict: 'direct' (the CPI) or 'bottleneck_anchored' (a "
+                   "correction factor on the bottleneck resource's CPI)")
+        ->type_name("KIND")
+        ->check(CLI::IsMember({"direct", "bottleneck_anchored"}))
+        ->capture_default_str();
+    app.add_flag("--monotone", ensemble_.monotone,
+                 "monotone networks: a larger resource or a lower bp_miss_pct never raises the "
+                 "predicted CPI (sign-constrained weights, see docs/design.md)");
+    app.add_option("--band-coverage", ensemble_.bandCoverage,
+                   "fraction of the test split the band is calibrated to hold")
+        ->type_name("X")
+        ->check(realNumber(0.05, 0.99))
+        ->capture_default_str();
+    addSeedOption(app, options_.seed, "initialisation, shuffling and validation split (member k "
+                                      "uses seed + k)");
     app.add_flag("--json", json_, "print the model's metrics as JSON");
 }
 
@@ -80,8 +101,10 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
     FeatureDatabase::openReadOnly(db_); // check the target before spending minutes training
     const auto started = std::chrono::steady_clock::now();
     JobRunner runner(err, "train");
-    ModelTraining::Result result = runner.run(
-        [&](const JobControl& job) { return ModelTraining::train(pointers, options_, job); });
+    ensemble_.output = CpiModel::parseOutput(output_, "--output");
+    ModelTraining::Result result = runner.run([&](const JobControl& job) {
+        return ModelTraining::train(pointers, options_, ensemble_, job);
+    });
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     result.model.name = name_;
@@ -102,9 +125,25 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
                   result.report.validationSamples, result.report.epochsRun, result.report.bestEpoch,
                   seconds);
     out << line;
+    if (result.model.members.size() > 1) {
+        std::snprintf(line, sizeof line,
+                      "ensemble:   %zu members (%s), band scale %.3f for %.0f %% of the test split\n",
+                      result.model.members.size(),
+                      CpiModel::outputName(result.model.output).c_str(), result.model.band.scale(),
+                      100 * result.model.band.coverage());
+        out << line;
+    }
     out << result.test.toText("test split (unseen regions)");
     if (!result.heldOut.empty())
         out << result.heldOut.toText("held-out programs");
+    const nlohmann::json& accuracy = result.model.metrics["accuracy"];
+    for (const char* split : {"test", "held_out"})
+        if (accuracy.contains(split) && accuracy[split].contains("band_coverage")) {
+            std::snprintf(line, sizeof line, "band:       %.1f %% of the %s split inside\n",
+                          100 * accuracy[split]["band_coverage"].get<double>(),
+                          std::string(split) == "test" ? "test" : "held-out");
+            out << line;
+        }
     return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include "Command.h"
 #include "ml/MlpTrainer.h"
+#include "pipeline/ModelTraining.h"
 
 namespace concorde::cli {
 
@@ -20,6 +21,8 @@ private:
     std::string db_;
     std::string name_ = "cpi";
     TrainingOptions options_;
+    ModelTraining::EnsembleOptions ensemble_;
+    std::string output_ = "direct";
     bool json_ = false;
 };
 

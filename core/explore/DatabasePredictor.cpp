@@ -20,7 +20,7 @@ std::unique_ptr<BlockPrecomputedMlp> DatabasePredictor::precompute(const CpiMode
                                                                    const SeriesSource& source) {
     const FeatureAssembler assembler(model.layout);
     return std::make_unique<BlockPrecomputedMlp>(
-        model.mlp, model.normalizer, model.layout, grid,
+        model, grid,
         [&](const FeatureBlock& block, const CoreConfig& config, std::span<float> out) {
             assembler.assembleBlock(block, config, source, out);
         });
@@ -74,6 +74,41 @@ double DatabasePredictor::regionCpi(std::size_t region, const CoreConfig& config
 void DatabasePredictor::regionCpi(std::size_t region, std::span<const CoreConfig> configs,
                                   std::span<double> out) const {
     predictors_.at(region)->predict(configs, out);
+}
+
+CpiBand DatabasePredictor::regionBand(std::size_t region, const CoreConfig& config) const {
+    return predictors_.at(region)->predictBand(config);
+}
+
+CpiBand DatabasePredictor::programBand(const std::string& program,
+                                       const CoreConfig& config) const {
+    // The band's ends weigh like the CPI: a program's regions err together more often than
+    // they cancel, so the ends are not narrowed as independent errors would be.
+    CpiBand sum;
+    double total = 0;
+    for (const std::size_t r : regionsOf(program)) {
+        const auto w = static_cast<double>(regions_[r].length);
+        const CpiBand band = regionBand(r, config);
+        sum.cpi += w * band.cpi;
+        sum.low += w * band.low;
+        sum.high += w * band.high;
+        total += w;
+    }
+    return {sum.cpi / total, sum.low / total, sum.high / total};
+}
+
+double DatabasePredictor::regionOodScore(std::size_t region) const {
+    return model_.ood.score(predictors_.at(region)->centroid());
+}
+
+double DatabasePredictor::programOodScore(const std::string& program) const {
+    double weighted = 0, total = 0;
+    for (const std::size_t r : regionsOf(program)) {
+        const auto w = static_cast<double>(regions_[r].length);
+        weighted += w * regionOodScore(r);
+        total += w;
+    }
+    return weighted / total;
 }
 
 double DatabasePredictor::programCpi(const std::string& program, const CoreConfig& config) const {

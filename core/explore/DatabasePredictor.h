@@ -64,6 +64,17 @@ public:
     /// Batched region CPIs, one per configuration.
     void regionCpi(std::size_t region, std::span<const CoreConfig> configs,
                    std::span<double> out) const;
+    /// Region `region`'s mean CPI and band (an ensemble model's; a single model's band is its
+    /// CPI).
+    CpiBand regionBand(std::size_t region, const CoreConfig& config) const;
+    /// The program's mean CPI and band: instruction-weighted means of its regions' CPIs and
+    /// band ends.
+    CpiBand programBand(const std::string& program, const CoreConfig& config) const;
+    /// How far region `region`'s features lie from the training programs
+    /// (OutOfDistributionScore; above 1: outside; 0 for models without the statistics).
+    double regionOodScore(std::size_t region) const;
+    /// The instruction-weighted mean of the program's region scores.
+    double programOodScore(const std::string& program) const;
     /// The program's CPI: instruction-weighted mean of its regions' CPIs.
     double programCpi(const std::string& program, const CoreConfig& config) const;
     /// Batched program CPIs, one per configuration.

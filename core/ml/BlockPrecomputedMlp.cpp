@@ -4,20 +4,48 @@
 #include "features/BlockCombinations.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace concorde {
 
-BlockPrecomputedMlp::BlockPrecomputedMlp(const Mlp& model, const FeatureNormalizer& normalizer,
-                                         const FeatureLayout& layout, const ParameterGrid& grid,
+BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterGrid& grid,
                                          const BlockFeatureSource& source)
-    : grid_(grid) {
-    if (model.inputs() != static_cast<int>(layout.width()) ||
-        normalizer.features() != static_cast<int>(layout.width()))
-        throw badInput("model, normalisation and feature layout disagree on the input width");
-    const Eigen::MatrixXf& w1 = model.weights().front();
+    : grid_(grid), band_(model.band) {
+    const FeatureLayout& layout = model.layout;
+    const FeatureNormalizer& normalizer = model.normalizer;
+    if (model.members.empty())
+        throw badInput("the model has no network to precompute");
+    for (const Mlp& member : model.members)
+        if (member.inputs() != static_cast<int>(layout.width()) ||
+            normalizer.features() != static_cast<int>(layout.width()))
+            throw badInput("model, normalisation and feature layout disagree on the input width");
+    // The members' first layers stacked: one table lookup per block serves them all.
+    Eigen::Index stacked = 0;
+    for (const Mlp& member : model.members)
+        stacked += member.weights().front().rows();
+    Eigen::MatrixXf w1(stacked, static_cast<Eigen::Index>(layout.width()));
+    Eigen::VectorXf b1(stacked);
+    Eigen::Index row = 0;
+    for (const Mlp& member : model.members) {
+        const Eigen::Index rows = member.weights().front().rows();
+        w1.middleRows(row, rows) = member.weights().front();
+        b1.segment(row, rows) = member.biases().front();
+        Tail tail;
+        tail.row = row;
+        tail.rows = rows;
+        tail.monotone = member.monotone();
+        tail.weights.assign(member.weights().begin() + 1, member.weights().end());
+        tail.biases.assign(member.biases().begin() + 1, member.biases().end());
+        tails_.push_back(std::move(tail));
+        row += rows;
+    }
     // Fold the normalisation into the first layer: W1·((x − μ) ⊙ s) = (W1·diag(s))·x − W1·(μ ⊙ s).
     const Eigen::MatrixXf scaled = w1 * normalizer.scale().asDiagonal();
-    bias_ = model.biases().front() - scaled * normalizer.mean();
+    bias_ = b1 - scaled * normalizer.mean();
+    anchored_ = model.output == CpiOutput::BottleneckAnchored;
+    const std::vector<std::size_t> anchors =
+        anchored_ ? model.anchorColumns() : std::vector<std::size_t>{};
+    Eigen::VectorXf rawCentroid = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(layout.width()));
     for (const FeatureBlock& block : layout.blocks()) {
         const BlockCombinations combinations(block, grid_);
         Block b;
@@ -33,26 +61,38 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const Mlp& model, const FeatureNormaliz
         const auto columns = static_cast<Eigen::Index>(block.width);
         const Eigen::MatrixXf slice =
             scaled.middleCols(static_cast<Eigen::Index>(block.offset), columns);
-        b.table.resize(w1.rows(), static_cast<Eigen::Index>(combinations.count()));
+        // The block's anchor column, if it holds one (at most column 0's reciprocal mean).
+        std::optional<std::size_t> anchorColumn;
+        for (const std::size_t a : anchors)
+            if (a >= block.offset && a < block.offset + block.width)
+                anchorColumn = a - block.offset;
+        const auto count = static_cast<Eigen::Index>(combinations.count());
+        b.table.resize(stacked, count);
+        if (anchorColumn)
+            b.anchor.resize(count);
         Eigen::VectorXf features(columns);
         CoreConfig config;
         for (std::size_t c = 0; c < combinations.count(); ++c) {
             combinations.apply(c, config);
             source(block, config, std::span<float>(features.data(), block.width));
             b.table.col(static_cast<Eigen::Index>(c)) = slice * features;
+            rawCentroid.segment(static_cast<Eigen::Index>(block.offset), columns) +=
+                features / static_cast<float>(combinations.count());
+            if (anchorColumn)
+                b.anchor(static_cast<Eigen::Index>(c)) =
+                    features(static_cast<Eigen::Index>(*anchorColumn));
         }
         blocks_.push_back(std::move(b));
     }
+    centroid_ = (rawCentroid - normalizer.mean()).cwiseProduct(normalizer.scale());
     foldBlocks();
-    weights_.assign(model.weights().begin() + 1, model.weights().end());
-    biases_.assign(model.biases().begin() + 1, model.biases().end());
 }
 
 void BlockPrecomputedMlp::foldBlocks() {
     // A block whose parameters are a subset of another block's adds its table into that host's:
     // the host's combination determines the member's, so this stays exact, and a prediction
     // then looks up one column per host (15 for the standard layout instead of 41). Blocks
-    // without parameters go into the bias.
+    // without parameters go into the bias. Anchor values fold by maximum, as the anchor is one.
     std::vector<std::size_t> order(blocks_.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -67,6 +107,8 @@ void BlockPrecomputedMlp::foldBlocks() {
         Block& member = blocks_[i];
         if (member.paramIndex.empty()) {
             bias_ += member.table.col(0);
+            if (member.anchor.size())
+                constantAnchor_ = std::max(constantAnchor_, member.anchor(0));
             continue;
         }
         Block* host = nullptr;
@@ -89,12 +131,17 @@ void BlockPrecomputedMlp::foldBlocks() {
             hosts.push_back(std::move(member));
             continue;
         }
+        if (member.anchor.size() && !host->anchor.size())
+            host->anchor = Eigen::VectorXf::Constant(host->table.cols(), 1e-3f);
         for (Eigen::Index c = 0; c < host->table.cols(); ++c) {
             std::size_t combination = 0;
             for (std::size_t j = 0; j < position.size(); ++j)
                 combination +=
                     digit(*host, position[j], static_cast<std::size_t>(c)) * member.stride[j];
-            host->table.col(c) += member.table.col(static_cast<Eigen::Index>(combination));
+            const auto from = static_cast<Eigen::Index>(combination);
+            host->table.col(c) += member.table.col(from);
+            if (member.anchor.size())
+                host->anchor(c) = std::max(host->anchor(c), member.anchor(from));
         }
     }
     blocks_ = std::move(hosts);
@@ -103,7 +150,7 @@ void BlockPrecomputedMlp::foldBlocks() {
 std::size_t BlockPrecomputedMlp::tableFloats() const {
     std::size_t floats = 0;
     for (const Block& b : blocks_)
-        floats += static_cast<std::size_t>(b.table.size());
+        floats += static_cast<std::size_t>(b.table.size() + b.anchor.size());
     return floats;
 }
 
@@ -123,51 +170,109 @@ BlockPrecomputedMlp::gridIndices(const CoreConfig& config) const {
     return indices;
 }
 
-void BlockPrecomputedMlp::firstLayer(const CoreConfig& config, float* out) const {
+float BlockPrecomputedMlp::firstLayer(const CoreConfig& config, float* out) const {
     const auto indices = gridIndices(config);
     Eigen::Map<Eigen::VectorXf> h(out, bias_.size());
     h = bias_;
+    float anchor = constantAnchor_;
     for (const Block& b : blocks_) {
         std::size_t combination = 0;
         for (std::size_t j = 0; j < b.paramIndex.size(); ++j)
             combination += indices[b.paramIndex[j]] * b.stride[j];
         h += b.table.col(static_cast<Eigen::Index>(combination));
+        if (b.anchor.size())
+            anchor = std::max(anchor, b.anchor(static_cast<Eigen::Index>(combination)));
     }
-    h = h.cwiseMax(0.0f);
+    for (const Tail& tail : tails_)
+        Mlp::activateHidden(h.segment(tail.row, tail.rows), tail.monotone);
+    return anchored_ ? anchor : 1.0f;
+}
+
+Eigen::MatrixXf BlockPrecomputedMlp::memberCpis(std::span<const CoreConfig> configs) const {
+    const auto n = static_cast<Eigen::Index>(configs.size());
+    Eigen::MatrixXf first(bias_.size(), n);
+    Eigen::RowVectorXf anchor(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        anchor(i) = firstLayer(configs[static_cast<std::size_t>(i)], first.col(i).data());
+    Eigen::MatrixXf out(static_cast<Eigen::Index>(tails_.size()), n);
+    for (std::size_t m = 0; m < tails_.size(); ++m) {
+        const Tail& tail = tails_[m];
+        Eigen::MatrixXf a = first.middleRows(tail.row, tail.rows);
+        for (std::size_t l = 0; l < tail.weights.size(); ++l) {
+            Eigen::MatrixXf z = tail.weights[l] * a;
+            z.colwise() += tail.biases[l];
+            if (l + 1 < tail.weights.size()) {
+                Mlp::activateHidden(z, tail.monotone);
+                a = std::move(z);
+            } else {
+                a = z.unaryExpr([](float x) { return Mlp::softplus(x); });
+            }
+        }
+        out.row(static_cast<Eigen::Index>(m)) = a.row(0).cwiseProduct(anchor);
+    }
+    return out;
 }
 
 void BlockPrecomputedMlp::predict(std::span<const CoreConfig> configs,
                                   std::span<double> out) const {
-    Eigen::MatrixXf a(bias_.size(), static_cast<Eigen::Index>(configs.size()));
-    for (std::size_t i = 0; i < configs.size(); ++i)
-        firstLayer(configs[i], a.col(static_cast<Eigen::Index>(i)).data());
-    for (std::size_t l = 0; l < weights_.size(); ++l) {
-        Eigen::MatrixXf z = weights_[l] * a;
-        z.colwise() += biases_[l];
-        a = l + 1 < weights_.size()
-                ? Eigen::MatrixXf(z.cwiseMax(0.0f))
-                : Eigen::MatrixXf(z.unaryExpr([](float x) { return Mlp::softplus(x); }));
+    const Eigen::MatrixXf all = memberCpis(configs);
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        // The same summation order as BandCalibration::combine's mean.
+        double sum = 0;
+        for (Eigen::Index m = 0; m < all.rows(); ++m)
+            sum += all(m, static_cast<Eigen::Index>(i));
+        out[i] = sum / static_cast<double>(all.rows());
     }
-    for (std::size_t i = 0; i < configs.size(); ++i)
-        out[i] = a(0, static_cast<Eigen::Index>(i));
 }
 
-double BlockPrecomputedMlp::predict(const CoreConfig& config) const {
+void BlockPrecomputedMlp::predictBands(std::span<const CoreConfig> configs,
+                                       std::span<CpiBand> out) const {
+    const Eigen::MatrixXf all = memberCpis(configs);
+    std::vector<double> column(tails_.size());
+    for (std::size_t i = 0; i < configs.size(); ++i) {
+        for (std::size_t m = 0; m < tails_.size(); ++m)
+            column[m] = all(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(i));
+        out[i] = band_.combine(column);
+    }
+}
+
+void BlockPrecomputedMlp::memberCpis(const CoreConfig& config, double* out) const {
     // Matrix-vector products on per-thread scratch vectors: a live slider must not allocate.
     // (Rounding may differ from the batched path in the last bits; callers that need
     // batch-independent bits use the batched call throughout.)
-    thread_local Eigen::VectorXf a, z;
-    a.resize(bias_.size());
-    firstLayer(config, a.data());
-    for (std::size_t l = 0; l < weights_.size(); ++l) {
-        z.noalias() = weights_[l] * a;
-        z += biases_[l];
-        if (l + 1 < weights_.size())
-            a = z.cwiseMax(0.0f);
-        else
-            return Mlp::softplus(z(0));
+    thread_local Eigen::VectorXf first, a, z;
+    first.resize(bias_.size());
+    const float anchor = firstLayer(config, first.data());
+    for (std::size_t m = 0; m < tails_.size(); ++m) {
+        const Tail& tail = tails_[m];
+        a = first.segment(tail.row, tail.rows);
+        for (std::size_t l = 0; l < tail.weights.size(); ++l) {
+            z.noalias() = tail.weights[l] * a;
+            z += tail.biases[l];
+            if (l + 1 < tail.weights.size()) {
+                Mlp::activateHidden(z, tail.monotone);
+                a = z;
+            }
+        }
+        out[m] = static_cast<double>(Mlp::softplus(z(0)) * anchor);
     }
-    return a(0);
+}
+
+double BlockPrecomputedMlp::predict(const CoreConfig& config) const {
+    thread_local std::vector<double> cpis;
+    cpis.resize(tails_.size());
+    memberCpis(config, cpis.data());
+    double sum = 0;
+    for (const double c : cpis)
+        sum += c;
+    return sum / static_cast<double>(cpis.size());
+}
+
+CpiBand BlockPrecomputedMlp::predictBand(const CoreConfig& config) const {
+    thread_local std::vector<double> cpis;
+    cpis.resize(tails_.size());
+    memberCpis(config, cpis.data());
+    return band_.combine(cpis);
 }
 
 } // namespace concorde

@@ -1,34 +1,77 @@
 #pragma once
 
 #include "features/FeatureLayout.h"
+#include "ml/BandCalibration.h"
 #include "ml/FeatureNormalizer.h"
 #include "ml/LinearBaseline.h"
 #include "ml/Mlp.h"
+#include "ml/OutOfDistributionScore.h"
 
 #include <nlohmann/json.hpp>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace concorde {
 
-/// Everything needed to turn a raw feature vector into a CPI: the layout the features follow,
-/// the normalisation learned on the training set, the MLP, and (for comparison) the linear
-/// baseline fitted on the same data. `metrics` holds the training report and the measured
-/// accuracy (what the GUI and `concorde info` show).
+/// What a member network's output means.
+enum class CpiOutput {
+    /// The CPI itself (models before issue 17).
+    Direct,
+    /// A correction factor on the bottleneck CPI (anchorCpi): CPI = anchor × output. Where the
+    /// network knows little, a factor near its training mean keeps the prediction tied to the
+    /// analytical bound of this very configuration rather than to an average program.
+    BottleneckAnchored,
+};
+
+/// Everything needed to turn a raw feature vector into a CPI and its band: the layout the
+/// features follow, the normalisation learned on the training set, the ensemble's member MLPs
+/// (one for a single model), what their output means, the band calibration, and (for
+/// comparison) the linear baseline fitted on the same data. `metrics` holds the training report
+/// and the measured accuracy (what the GUI and `concorde info` show).
 struct CpiModel {
     std::string name = "cpi";
     FeatureLayout layout = FeatureLayout::standard();
     FeatureNormalizer normalizer;
-    Mlp mlp;
+    std::vector<Mlp> members;
+    CpiOutput output = CpiOutput::Direct;
+    BandCalibration band;
+    /// Where the training programs lie, for the per-region out-of-distribution score (empty
+    /// in models before issue 17).
+    OutOfDistributionScore ood;
     LinearBaseline linear;
     nlohmann::json metrics = nlohmann::json::object();
 
-    /// Plain forward pass on raw features (width = layout.width()).
+    /// The raw-feature indices whose maximum is the bottleneck CPI: column 0's reciprocal mean
+    /// (the region's CPI under that resource alone) of every resource block of the layout
+    /// (FeatureAssembler::resourceBlocks). Empty if the layout has none.
+    std::vector<std::size_t> anchorColumns() const;
+    /// The bottleneck CPI of one raw feature vector: the largest of `columns`' values (floored
+    /// at a tiny positive CPI). It never exceeds the min-of-bounds CPI (a mean of per-window
+    /// maxima is at least the maximum of the means) and needs no per-window data, so the block
+    /// precomputation can carry it.
+    static double anchorCpi(std::span<const float> rawFeatures,
+                            std::span<const std::size_t> columns);
+
+    /// Mean CPI of the members on raw features (width = layout.width()).
     double predict(std::span<const float> rawFeatures) const;
-    /// Batch: raw features, one column per sample.
+    /// The mean and band.
+    CpiBand predictBand(std::span<const float> rawFeatures) const;
+    /// Batch: raw features, one column per sample → mean CPIs.
     Eigen::VectorXf predict(const Eigen::MatrixXf& rawFeatures) const;
-    /// Throws a bad-input ConcordeError naming `context` if the parts disagree (widths).
+    /// Batch: every member's CPI, members × samples.
+    Eigen::MatrixXf memberPredictions(const Eigen::MatrixXf& rawFeatures) const;
+    /// Batch: the mean and band of each sample.
+    std::vector<CpiBand> predictBands(const Eigen::MatrixXf& rawFeatures) const;
+
+    /// Throws a bad-input ConcordeError naming `context` if the parts disagree (widths, no
+    /// member, members of different shapes, an anchored model whose layout has no resource block).
     void check(const std::string& context) const;
+
+    /// "direct" or "bottleneck_anchored".
+    static std::string outputName(CpiOutput output);
+    /// The inverse; a bad-input error naming `context` for anything else.
+    static CpiOutput parseOutput(const std::string& name, const std::string& context);
 };
 
 } // namespace concorde

@@ -13,6 +13,11 @@ namespace {
 
 constexpr std::uint32_t kBlobMagic = 0x4D4C5031; // "1PLM"
 constexpr std::uint32_t kBlobVersion = 1;
+/// Version 2 adds a monotone network's input constraints after the layer sizes: one byte per
+/// input, padded to 4. Unconstrained networks keep writing version 1.
+constexpr std::uint32_t kMonotoneBlobVersion = 2;
+constexpr std::uint32_t kEnsembleMagic = 0x31534E45; // "ENS1"
+constexpr std::uint32_t kMaxMembers = 64;
 
 } // namespace
 
@@ -39,6 +44,67 @@ Mlp::Mlp(std::vector<int> layerSizes, std::uint64_t seed) : sizes_(std::move(lay
     }
 }
 
+void Mlp::makeMonotone(std::vector<InputConstraint> constraints) {
+    if (constraints.size() != static_cast<std::size_t>(inputs()))
+        throw usageError("a monotone MLP needs one constraint per input (" +
+                         std::to_string(inputs()) + "), got " +
+                         std::to_string(constraints.size()));
+    constraints_ = std::move(constraints);
+    // Start from the magnitudes of the initial weights so that projection zeroes none of them.
+    for (std::size_t l = 0; l < weights_.size(); ++l)
+        weights_[l] = weights_[l].cwiseAbs();
+    for (std::size_t i = 0; i < constraints_.size(); ++i)
+        if (constraints_[i] == InputConstraint::NonIncreasing)
+            weights_[0].col(static_cast<Eigen::Index>(i)) *= -1.0f;
+    project();
+}
+
+void Mlp::project() {
+    if (!monotone())
+        return;
+    Matrix& first = weights_.front();
+    for (std::size_t i = 0; i < constraints_.size(); ++i) {
+        auto column = first.col(static_cast<Eigen::Index>(i));
+        switch (constraints_[i]) {
+        case InputConstraint::Free:
+            break;
+        case InputConstraint::NonIncreasing:
+            column = column.cwiseMin(0.0f);
+            break;
+        case InputConstraint::NonDecreasing:
+            column = column.cwiseMax(0.0f);
+            break;
+        case InputConstraint::Unused:
+            column.setZero();
+            break;
+        }
+    }
+    for (std::size_t l = 1; l < weights_.size(); ++l)
+        weights_[l] = weights_[l].cwiseMax(0.0f);
+}
+
+void Mlp::activateHidden(Matrix& z, bool monotone) {
+    if (!monotone) {
+        z = z.cwiseMax(0.0f);
+        return;
+    }
+    for (Eigen::Index r = 0; r < z.rows(); ++r) {
+        if (r % 2)
+            z.row(r) = z.row(r).cwiseMin(0.0f);
+        else
+            z.row(r) = z.row(r).cwiseMax(0.0f);
+    }
+}
+
+void Mlp::activateHidden(Eigen::Ref<Vector> z, bool monotone) {
+    if (!monotone) {
+        z = z.cwiseMax(0.0f);
+        return;
+    }
+    for (Eigen::Index r = 0; r < z.size(); ++r)
+        z(r) = r % 2 ? std::min(z(r), 0.0f) : std::max(z(r), 0.0f);
+}
+
 std::size_t Mlp::parameterCount() const {
     std::size_t count = 0;
     for (std::size_t l = 0; l < weights_.size(); ++l)
@@ -54,10 +120,13 @@ Mlp::Vector Mlp::forward(const Matrix& batch, Activations& act) const {
         Matrix z = weights_[l] * act.post.back();
         z.colwise() += biases_[l];
         act.pre.push_back(z);
-        if (l + 1 < weights_.size())
-            act.post.push_back(z.cwiseMax(0.0f));
-        else
+        if (l + 1 < weights_.size()) {
+            Matrix a = z;
+            activateHidden(a, monotone());
+            act.post.push_back(std::move(a));
+        } else {
             act.post.push_back(z.unaryExpr([](float x) { return softplus(x); }));
+        }
     }
     return act.post.back().row(0).transpose();
 }
@@ -67,8 +136,12 @@ Mlp::Vector Mlp::predict(const Matrix& batch) const {
     for (std::size_t l = 0; l < weights_.size(); ++l) {
         Matrix z = weights_[l] * a;
         z.colwise() += biases_[l];
-        a = l + 1 < weights_.size() ? Matrix(z.cwiseMax(0.0f))
-                                    : Matrix(z.unaryExpr([](float x) { return softplus(x); }));
+        if (l + 1 < weights_.size()) {
+            activateHidden(z, monotone());
+            a = std::move(z);
+        } else {
+            a = z.unaryExpr([](float x) { return softplus(x); });
+        }
     }
     return a.row(0).transpose();
 }
@@ -92,8 +165,13 @@ Mlp::Gradients Mlp::backward(const Activations& act,
         if (l == 0)
             break;
         Matrix back = weights_[l].transpose() * delta;
-        delta = back.cwiseProduct(
-            act.pre[l - 1].unaryExpr([](float z) { return z > 0 ? 1.0f : 0.0f; }));
+        // ReLU passes the gradient where z > 0, its concave mirror where z < 0.
+        Matrix slope = act.pre[l - 1].unaryExpr([](float z) { return z > 0 ? 1.0f : 0.0f; });
+        if (monotone())
+            for (Eigen::Index r = 1; r < slope.rows(); r += 2)
+                slope.row(r) = act.pre[l - 1].row(r).unaryExpr(
+                    [](float z) { return z < 0 ? 1.0f : 0.0f; });
+        delta = back.cwiseProduct(slope);
     }
     return g;
 }
@@ -101,10 +179,15 @@ Mlp::Gradients Mlp::backward(const Activations& act,
 std::vector<unsigned char> Mlp::toBlob() const {
     std::vector<unsigned char> blob(16 + 4 * sizes_.size());
     le::store32(blob.data(), kBlobMagic);
-    le::store32(blob.data() + 4, kBlobVersion);
+    le::store32(blob.data() + 4, monotone() ? kMonotoneBlobVersion : kBlobVersion);
     le::store32(blob.data() + 8, static_cast<std::uint32_t>(sizes_.size()));
     for (std::size_t i = 0; i < sizes_.size(); ++i)
         le::store32(blob.data() + 16 + 4 * i, static_cast<std::uint32_t>(sizes_[i]));
+    if (monotone()) {
+        for (const InputConstraint c : constraints_)
+            blob.push_back(static_cast<unsigned char>(c));
+        blob.resize(blob.size() + (4 - constraints_.size() % 4) % 4, 0);
+    }
     const auto put = [&](const float* data, std::size_t count) {
         for (std::size_t i = 0; i < count; ++i) {
             std::uint32_t bits;
@@ -125,9 +208,9 @@ std::vector<unsigned char> Mlp::toBlob() const {
 Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
     if (blob.size() < 16 || le::load32(blob.data()) != kBlobMagic)
         throw badInput("model weights: not an MLP blob");
-    if (le::load32(blob.data() + 4) != kBlobVersion)
-        throw badInput("model weights: unsupported version " +
-                       std::to_string(le::load32(blob.data() + 4)));
+    const std::uint32_t version = le::load32(blob.data() + 4);
+    if (version != kBlobVersion && version != kMonotoneBlobVersion)
+        throw badInput("model weights: unsupported version " + std::to_string(version));
     const std::uint32_t layers = le::load32(blob.data() + 8);
     if (layers < 2 || layers > 16 || blob.size() < 16 + 4ull * layers)
         throw badInput("model weights: bad layer count");
@@ -145,11 +228,21 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
     std::uint64_t parameters = 0;
     for (std::size_t l = 1; l < mlp.sizes_.size(); ++l)
         parameters += std::uint64_t(mlp.sizes_[l]) * (std::uint64_t(mlp.sizes_[l - 1]) + 1);
-    if (blob.size() != 16 + 4ull * layers + 4 * parameters)
+    const std::uint64_t constraintBytes =
+        version == kMonotoneBlobVersion ? (std::uint64_t(mlp.sizes_[0]) + 3) / 4 * 4 : 0;
+    if (blob.size() != 16 + 4ull * layers + constraintBytes + 4 * parameters)
         throw badInput("model weights: the blob is " + std::to_string(blob.size()) +
                        " bytes, its layer sizes need " +
-                       std::to_string(16 + 4ull * layers + 4 * parameters));
+                       std::to_string(16 + 4ull * layers + constraintBytes + 4 * parameters));
     std::size_t offset = 16 + 4ull * layers;
+    std::vector<InputConstraint> constraints;
+    for (int i = 0; version == kMonotoneBlobVersion && i < mlp.sizes_[0]; ++i) {
+        const unsigned char c = blob[offset + static_cast<std::size_t>(i)];
+        if (c > static_cast<unsigned char>(InputConstraint::Unused))
+            throw badInput("model weights: unknown input constraint " + std::to_string(c));
+        constraints.push_back(static_cast<InputConstraint>(c));
+    }
+    offset += constraintBytes;
     const auto take = [&](float* data, std::size_t count) {
         if (blob.size() < offset + 4 * count)
             throw badInput("model weights: blob shorter than its layer sizes");
@@ -171,7 +264,62 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
         throw badInput("model weights: trailing bytes");
     if (mlp.sizes_.back() != 1)
         throw badInput("model weights: the last layer must have one output");
+    if (!constraints.empty()) {
+        // Stored weights must already satisfy their constraints: projecting must change nothing.
+        mlp.constraints_ = std::move(constraints);
+        Mlp projected = mlp;
+        projected.project();
+        for (std::size_t l = 0; l < mlp.weights_.size(); ++l)
+            if (!(projected.weights_[l] == mlp.weights_[l]))
+                throw badInput("model weights: layer " + std::to_string(l + 1) +
+                               " breaks the network's monotonicity constraints");
+    }
     return mlp;
+}
+
+std::vector<unsigned char> Mlp::ensembleToBlob(const std::vector<Mlp>& members) {
+    if (members.empty() || members.size() > kMaxMembers)
+        throw usageError("an ensemble holds 1 to " + std::to_string(kMaxMembers) + " members");
+    if (members.size() == 1)
+        return members.front().toBlob();
+    std::vector<unsigned char> blob(8);
+    le::store32(blob.data(), kEnsembleMagic);
+    le::store32(blob.data() + 4, static_cast<std::uint32_t>(members.size()));
+    for (const Mlp& member : members) {
+        const std::vector<unsigned char> part = member.toBlob();
+        unsigned char size[4];
+        le::store32(size, static_cast<std::uint32_t>(part.size()));
+        blob.insert(blob.end(), size, size + 4);
+        blob.insert(blob.end(), part.begin(), part.end());
+    }
+    return blob;
+}
+
+std::vector<Mlp> Mlp::ensembleFromBlob(const std::vector<unsigned char>& blob) {
+    if (blob.size() < 8 || le::load32(blob.data()) != kEnsembleMagic)
+        return {fromBlob(blob)};
+    const std::uint32_t count = le::load32(blob.data() + 4);
+    if (count < 1 || count > kMaxMembers)
+        throw badInput("model weights: an ensemble of " + std::to_string(count) + " members");
+    std::vector<Mlp> members;
+    std::size_t offset = 8;
+    for (std::uint32_t m = 0; m < count; ++m) {
+        if (blob.size() - offset < 4)
+            throw badInput("model weights: the ensemble blob ends inside member " +
+                           std::to_string(m));
+        const std::uint32_t size = le::load32(blob.data() + offset);
+        offset += 4;
+        if (blob.size() - offset < size)
+            throw badInput("model weights: ensemble member " + std::to_string(m) +
+                           " is longer than the blob");
+        members.push_back(fromBlob(std::vector<unsigned char>(
+            blob.begin() + static_cast<long>(offset),
+            blob.begin() + static_cast<long>(offset + size))));
+        offset += size;
+    }
+    if (offset != blob.size())
+        throw badInput("model weights: trailing bytes after the ensemble");
+    return members;
 }
 
 } // namespace concorde

@@ -7,6 +7,15 @@
 
 namespace concorde {
 
+/// How one input may move a monotone network's output (issue 17: growing a resource never
+/// raises the predicted CPI).
+enum class InputConstraint : std::uint8_t {
+    Free = 0,          ///< any sign (inputs that do not change with the configuration)
+    NonIncreasing = 1, ///< the output never rises when this input grows
+    NonDecreasing = 2, ///< the output never falls when this input grows
+    Unused = 3,        ///< weights held at 0 (inputs whose direction is not known)
+};
+
 /// The CPI model of docs/design.md §8: a multi-layer perceptron with ReLU hidden layers and a
 /// softplus output (CPI is positive). Inputs are already-normalised feature vectors
 /// (FeatureNormalizer). Inference uses Eigen; a batch is one matrix with one column per sample.
@@ -20,6 +29,23 @@ public:
     Mlp(std::vector<int> layerSizes, std::uint64_t seed);
 
     int inputs() const { return sizes_.empty() ? 0 : sizes_.front(); }
+
+    /// Makes this a monotone network by construction: the first layer's weights on each input
+    /// take the sign its constraint allows (zero for Unused), every later weight is
+    /// non-negative, and hidden units alternate a convex ReLU (even units) with its concave
+    /// mirror min(z, 0) (odd units). Both activations are non-decreasing, so the output is
+    /// monotone in each constrained input, while the mix keeps the network from being merely
+    /// convex. Projects the current weights onto the constraints.
+    void makeMonotone(std::vector<InputConstraint> constraints);
+    bool monotone() const { return !constraints_.empty(); }
+    const std::vector<InputConstraint>& inputConstraints() const { return constraints_; }
+    /// Puts every weight back inside its constraint (after a gradient step); a no-op for an
+    /// unconstrained network.
+    void project();
+    /// A hidden layer's activation in place (one row per unit): ReLU, or for a monotone network
+    /// ReLU on even units and min(z, 0) on odd ones.
+    static void activateHidden(Matrix& z, bool monotone);
+    static void activateHidden(Eigen::Ref<Vector> z, bool monotone);
     const std::vector<int>& layerSizes() const { return sizes_; }
     std::size_t parameterCount() const;
 
@@ -52,11 +78,17 @@ public:
     std::vector<unsigned char> toBlob() const;
     /// Throws a bad-input ConcordeError naming the problem on a malformed blob.
     static Mlp fromBlob(const std::vector<unsigned char>& blob);
+    /// An ensemble's members in one blob: one member is its plain toBlob() (what models before
+    /// ensembles stored), several are a counted list of member blobs.
+    static std::vector<unsigned char> ensembleToBlob(const std::vector<Mlp>& members);
+    /// Reads either form; a bad-input ConcordeError on a malformed blob.
+    static std::vector<Mlp> ensembleFromBlob(const std::vector<unsigned char>& blob);
 
     static float softplus(float x) { return x > 20.0f ? x : std::log1p(std::exp(x)); }
 
 private:
     std::vector<int> sizes_;
+    std::vector<InputConstraint> constraints_; ///< one per input when monotone, else empty
     std::vector<Matrix> weights_; ///< W_l: sizes[l] × sizes[l-1]
     std::vector<Vector> biases_;
 };

@@ -85,6 +85,8 @@ Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targ
     sizes.insert(sizes.end(), options_.hidden.begin(), options_.hidden.end());
     sizes.push_back(1);
     Mlp model(sizes, options_.seed);
+    if (!options_.inputConstraints.empty())
+        model.makeMonotone(options_.inputConstraints);
     // Start the output near the mean CPI so that early relative errors are sensible.
     const float meanCpi = trainY.mean();
     model.biases().back()(0) = std::log(std::expm1(std::max(meanCpi, 1e-3f)));
@@ -145,6 +147,7 @@ Mlp MlpTrainer::train(const Eigen::MatrixXf& inputs, const Eigen::VectorXf& targ
                 model.biases()[l].array() -=
                     lr * (mB[l].array() / c1) / ((vB[l].array() / c2).sqrt() + eps);
             }
+            model.project(); // projected AdamW: a monotone network stays monotone
         }
         const double validationLoss = validY.size() > 0 ? meanRelativeError(model, validX, validY)
                                                         : meanRelativeError(model, trainX, trainY);

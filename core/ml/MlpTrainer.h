@@ -25,6 +25,9 @@ struct TrainingOptions {
     int plateau = 5;
     double decayFactor = 0.5;
     std::uint64_t seed = 1;
+    /// One per input for a monotone network (Mlp::makeMonotone; weights are projected back
+    /// onto the constraints after every step); empty for an unconstrained one.
+    std::vector<InputConstraint> inputConstraints;
 };
 
 /// What happened in training.

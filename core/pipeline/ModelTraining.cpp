@@ -1,10 +1,14 @@
 #include "pipeline/ModelTraining.h"
 
 #include "common/ConcordeError.h"
+#include "ml/MonotoneConstraints.h"
 #include "store/DatasetFile.h"
 #include "store/GridDescription.h"
 
+#include <map>
+#include <random>
 #include <set>
+#include <tbb/parallel_for.h>
 
 namespace concorde {
 
@@ -29,7 +33,7 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
         throw badInput("the dataset's features are " + std::to_string(raw.rows()) +
                        " wide, the model expects " + std::to_string(model.layout.width()));
     const Eigen::MatrixXf normalised = model.normalizer.apply(raw);
-    const Eigen::VectorXf mlp = model.mlp.predict(normalised);
+    const Eigen::VectorXf mlp = model.predict(raw);
     Eigen::VectorXf linear;
     if (!model.linear.empty())
         linear = model.linear.predict(normalised);
@@ -41,9 +45,52 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
     return report;
 }
 
+double ModelTraining::bandCoverage(const CpiModel& model,
+                                   const std::vector<DatasetSample>& samples) {
+    if (samples.empty())
+        return 0;
+    const std::vector<CpiBand> bands = model.predictBands(featureMatrix(samples));
+    std::size_t inside = 0;
+    for (std::size_t j = 0; j < samples.size(); ++j)
+        inside += bands[j].contains(samples[j].cpi) ? 1 : 0;
+    return static_cast<double>(inside) / static_cast<double>(samples.size());
+}
+
+namespace {
+
+/// Member k's training columns: a bootstrap of the programs (drawn with replacement; a program
+/// drawn twice contributes its samples twice), seeded by k.
+std::vector<Eigen::Index> bootstrapColumns(const std::vector<DatasetSample>& samples,
+                                           std::uint64_t seed) {
+    std::map<std::string, std::vector<Eigen::Index>> byProgram;
+    for (std::size_t j = 0; j < samples.size(); ++j)
+        byProgram[samples[j].program].push_back(static_cast<Eigen::Index>(j));
+    std::vector<const std::vector<Eigen::Index>*> programs;
+    for (const auto& [name, columns] : byProgram)
+        programs.push_back(&columns);
+    std::mt19937_64 rng(seed ^ 0xb0075u);
+    std::vector<Eigen::Index> columns;
+    for (std::size_t draw = 0; draw < programs.size(); ++draw) {
+        const auto* picked = programs[rng() % programs.size()];
+        columns.insert(columns.end(), picked->begin(), picked->end());
+    }
+    return columns;
+}
+
+} // namespace
+
 ModelTraining::Result
 ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
                      const JobControl& job) {
+    return train(datasets, options, EnsembleOptions{}, job);
+}
+
+ModelTraining::Result
+ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
+                     const EnsembleOptions& ensemble, const JobControl& job) {
+    if (ensemble.members < 1 || ensemble.members > 64)
+        throw usageError("an ensemble has 1 to 64 members, not " +
+                         std::to_string(ensemble.members));
     if (datasets.empty())
         throw usageError("training needs at least one dataset");
     const FeatureLayout layout = datasets.front()->layout();
@@ -77,6 +124,7 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
                        "dataset --samples N)");
     Result result;
     result.model.layout = layout;
+    result.model.output = ensemble.output;
     const Eigen::MatrixXf raw = featureMatrix(trainSamples);
     Eigen::VectorXf targets(raw.cols());
     for (std::size_t j = 0; j < trainSamples.size(); ++j)
@@ -84,12 +132,86 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     result.model.normalizer = FeatureNormalizer::fit(raw);
     const Eigen::MatrixXf normalised = result.model.normalizer.apply(raw);
     result.model.linear = LinearBaseline::fit(normalised, targets);
-    result.model.mlp = MlpTrainer(options).train(normalised, targets, result.report, job);
+    {
+        std::vector<std::string> programs;
+        std::vector<std::uint32_t> regions;
+        for (const DatasetSample& s : trainSamples) {
+            programs.push_back(s.program);
+            regions.push_back(s.regionIndex);
+        }
+        result.model.ood = OutOfDistributionScore::fit(layout, normalised, programs, regions);
+    }
+    // An anchored network learns the factor CPI / bottleneck CPI. Its loss on the factor is the
+    // relative error of the CPI: |a·f − y| / y = |f − y/a| / (y/a).
+    Eigen::VectorXf memberTargets = targets;
+    if (ensemble.output == CpiOutput::BottleneckAnchored) {
+        const std::vector<std::size_t> anchors = result.model.anchorColumns();
+        if (anchors.empty())
+            throw badInput("the datasets' feature layout has no resource block to anchor on");
+        for (Eigen::Index j = 0; j < raw.cols(); ++j)
+            memberTargets(j) /= static_cast<float>(CpiModel::anchorCpi(
+                std::span<const float>(raw.col(j).data(), static_cast<std::size_t>(raw.rows())),
+                anchors));
+    }
+    const auto members = static_cast<std::size_t>(ensemble.members);
+    result.model.members.resize(members);
+    std::vector<TrainingReport> reports(members);
+    tbb::parallel_for(std::size_t(0), members, [&](std::size_t k) {
+        TrainingOptions memberOptions = options;
+        memberOptions.seed = options.seed + k;
+        if (ensemble.monotone)
+            memberOptions.inputConstraints = MonotoneConstraints::forLayout(layout);
+        const JobControl memberJob =
+            members == 1 ? job : job.nested([&job, k](const JobProgress& progress) {
+                JobProgress p = progress;
+                p.item = "member " + std::to_string(k + 1) + ": " + progress.item;
+                p.log = p.log.empty() ? "" : "member " + std::to_string(k + 1) + ": " + p.log;
+                job.report(p);
+            });
+        if (members == 1) {
+            result.model.members[k] =
+                MlpTrainer(memberOptions).train(normalised, memberTargets, reports[k], memberJob);
+            return;
+        }
+        const std::vector<Eigen::Index> columns = bootstrapColumns(trainSamples, memberOptions.seed);
+        Eigen::MatrixXf x(normalised.rows(), static_cast<Eigen::Index>(columns.size()));
+        Eigen::VectorXf y(static_cast<Eigen::Index>(columns.size()));
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            x.col(static_cast<Eigen::Index>(c)) = normalised.col(columns[c]);
+            y(static_cast<Eigen::Index>(c)) = memberTargets(columns[c]);
+        }
+        result.model.members[k] = MlpTrainer(memberOptions).train(x, y, reports[k], memberJob);
+    });
+    result.report = reports.front();
+
+    // The band: calibrated on regions never trained on (the "test" split), never on the
+    // held-out programs, which only measure it.
+    if (members > 1 && !testSamples.empty()) {
+        const Eigen::MatrixXf all = result.model.memberPredictions(featureMatrix(testSamples));
+        std::vector<std::vector<double>> perSample(testSamples.size());
+        std::vector<double> simulated(testSamples.size());
+        for (std::size_t j = 0; j < testSamples.size(); ++j) {
+            for (Eigen::Index k = 0; k < all.rows(); ++k)
+                perSample[j].push_back(all(k, static_cast<Eigen::Index>(j)));
+            simulated[j] = testSamples[j].cpi;
+        }
+        result.model.band = BandCalibration::fit(perSample, simulated, ensemble.bandCoverage);
+    }
 
     result.test = evaluate(result.model, testSamples);
     result.heldOut = evaluate(result.model, heldOutSamples);
     nlohmann::json& m = result.model.metrics;
     m["training"] = result.report.toJson();
+    if (members > 1) {
+        m["training"]["members"] = nlohmann::json::array();
+        for (const TrainingReport& r : reports)
+            m["training"]["members"].push_back(r.toJson());
+    }
+    m["ensemble"] = {{"members", members},
+                     {"output", CpiModel::outputName(ensemble.output)},
+                     {"bootstrap", members > 1 ? "programs" : "none"},
+                     {"monotone", ensemble.monotone},
+                     {"band", result.model.band.toJson()}};
     m["training"]["hidden"] = options.hidden;
     m["training"]["batch_size"] = options.batchSize;
     m["training"]["learning_rate"] = options.learningRate;
@@ -105,6 +227,12 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     m["accuracy"]["test"] = result.test.toJson();
     if (!result.heldOut.empty())
         m["accuracy"]["held_out"] = result.heldOut.toJson();
+    if (result.model.band.calibrated()) {
+        m["accuracy"]["test"]["band_coverage"] = bandCoverage(result.model, testSamples);
+        if (!heldOutSamples.empty())
+            m["accuracy"]["held_out"]["band_coverage"] =
+                bandCoverage(result.model, heldOutSamples);
+    }
     return result;
 }
 

@@ -23,10 +23,27 @@ public:
         AccuracyReport test;
         AccuracyReport heldOut;
     };
-    /// `job` follows the epochs (MlpTrainer::train). Several datasets (e.g. more programs drawn
-    /// later) are pooled; their feature layouts must agree.
+    /// How many networks, what they predict, and the band they carry.
+    struct EnsembleOptions {
+        /// Members; each of several trains on a bootstrap of the training programs (programs
+        /// drawn with replacement, all their samples with them) with its own seed, so that
+        /// their disagreement reflects how much the answer depends on which programs were seen.
+        int members = 1;
+        CpiOutput output = CpiOutput::Direct;
+        /// Monotone networks (MonotoneConstraints): a larger resource never raises the CPI.
+        bool monotone = false;
+        /// The fraction of the "test" split (regions never trained on) the band is calibrated to
+        /// hold. The held-out programs play no part in it.
+        double bandCoverage = 0.8;
+    };
+    /// `job` follows the epochs (MlpTrainer::train; members train in parallel). Several datasets
+    /// (e.g. more programs drawn later) are pooled; their feature layouts must agree.
     static Result train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
                         const JobControl& job = {});
+    static Result train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
+                        const EnsembleOptions& ensemble, const JobControl& job = {});
+    /// The fraction of `samples` whose simulated CPI lies inside the model's band.
+    static double bandCoverage(const CpiModel& model, const std::vector<DatasetSample>& samples);
 
     /// The model and both baselines on `samples` (plain forward pass on the stored features).
     static AccuracyReport evaluate(const CpiModel& model,

@@ -1,6 +1,7 @@
 #include "store/FeatureDatabase.h"
 
 #include "common/ConcordeError.h"
+#include "common/JsonFields.h"
 #include "ml/CpiModel.h"
 #include "store/BasicBlockVectorCodec.h"
 #include "store/DatabaseSchema.h"
@@ -666,7 +667,13 @@ std::int64_t FeatureDatabase::writeModel(const CpiModel& model) {
     nlohmann::json metrics = model.metrics;
     if (!model.linear.empty())
         metrics["linear_baseline"] = model.linear.toJson();
-    const auto weights = model.mlp.toBlob();
+    // How to read the members' outputs; absent in models before ensembles (direct, no band).
+    metrics["structure"] = {{"output", CpiModel::outputName(model.output)},
+                            {"members", model.members.size()},
+                            {"band", model.band.toJson()}};
+    if (!model.ood.empty())
+        metrics["structure"]["ood"] = model.ood.toJson();
+    const auto weights = Mlp::ensembleToBlob(model.members);
     SqliteTransaction transaction(*connection_);
     auto remove = connection_->prepare("DELETE FROM models WHERE name = ?1", "replacing a model");
     remove.bind(1, model.name).run();
@@ -702,12 +709,28 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
     try {
         model.layout = FeatureLayout::fromJson(nlohmann::json::parse(query.text(1)), what);
         const auto blob = query.blob(2);
-        model.mlp = Mlp::fromBlob(std::vector<unsigned char>(blob.begin(), blob.end()));
+        model.members = Mlp::ensembleFromBlob(std::vector<unsigned char>(blob.begin(), blob.end()));
         model.normalizer = FeatureNormalizer::fromJson(nlohmann::json::parse(query.text(3)));
         model.metrics = nlohmann::json::parse(query.text(4));
+        if (!model.metrics.is_object())
+            throw badInput(what + ": the metrics are not a JSON object");
         if (model.metrics.contains("linear_baseline")) {
             model.linear = LinearBaseline::fromJson(model.metrics["linear_baseline"]);
             model.metrics.erase("linear_baseline");
+        }
+        if (model.metrics.contains("structure")) {
+            const JsonFields structure(model.metrics["structure"], what + ": structure");
+            model.output = CpiModel::parseOutput(structure.string("output"), what);
+            model.band = BandCalibration::fromJson(structure.value("band"), what);
+            if (structure.count("members") != model.members.size())
+                throw badInput(what + ": the structure names " +
+                               std::to_string(structure.count("members")) +
+                               " members, the weights hold " +
+                               std::to_string(model.members.size()));
+            if (structure.has("ood"))
+                model.ood = OutOfDistributionScore::fromJson(structure.value("ood"),
+                                                             model.layout.width(), what);
+            model.metrics.erase("structure");
         }
     } catch (const nlohmann::json::exception& e) {
         throw badInput(what + ": malformed JSON: " + e.what());

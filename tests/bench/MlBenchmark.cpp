@@ -25,8 +25,27 @@ struct Fixture {
     Mlp model{{static_cast<int>(layout.width()), 128, 64, 1}, 1};
     FeatureNormalizer normalizer = FeatureNormalizer::fit(
         Eigen::MatrixXf::Random(static_cast<Eigen::Index>(layout.width()), 8));
-    BlockPrecomputedMlp fast{model, normalizer, layout, grid, syntheticFeatures};
+    BlockPrecomputedMlp fast{modelOf({model}, false), grid, syntheticFeatures};
+    /// Issue 17's shipped form: five anchored members with a calibrated band.
+    BlockPrecomputedMlp ensemble{modelOf(members(5), true), grid, syntheticFeatures};
     std::vector<CoreConfig> configs;
+    std::vector<Mlp> members(int n) const {
+        std::vector<Mlp> out;
+        for (int m = 0; m < n; ++m)
+            out.push_back(Mlp({static_cast<int>(layout.width()), 128, 64, 1}, 1 + m));
+        return out;
+    }
+    CpiModel modelOf(std::vector<Mlp> nets, bool anchored) const {
+        CpiModel m;
+        m.layout = layout;
+        m.normalizer = normalizer;
+        m.members = std::move(nets);
+        if (anchored) {
+            m.output = CpiOutput::BottleneckAnchored;
+            m.band = BandCalibration(2.0, 0.01, 0.8);
+        }
+        return m;
+    }
     Fixture() {
         std::mt19937_64 rng(5);
         for (int i = 0; i < 4096; ++i) {
@@ -57,6 +76,20 @@ void batchedEvaluationsTwoThreads(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.configs.size()));
 }
 
+void ensembleBandsTwoThreads(benchmark::State& state) {
+    const Fixture& f = fixture();
+    const std::size_t batch = 256;
+    std::vector<CpiBand> out(f.configs.size());
+    for (auto _ : state) {
+        tbb::parallel_for(std::size_t(0), f.configs.size() / batch, [&](std::size_t b) {
+            f.ensemble.predictBands(std::span(f.configs).subspan(b * batch, batch),
+                                    std::span(out).subspan(b * batch, batch));
+        });
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(f.configs.size()));
+}
+
 void plainForwardPass(benchmark::State& state) {
     const Fixture& f = fixture();
     const Eigen::MatrixXf inputs =
@@ -69,6 +102,7 @@ void plainForwardPass(benchmark::State& state) {
 } // namespace
 
 BENCHMARK(batchedEvaluationsTwoThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(ensembleBandsTwoThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(plainForwardPass)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

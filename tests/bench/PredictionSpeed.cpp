@@ -88,8 +88,8 @@ int main(int argc, char** argv) try {
     }
 
     std::printf("database            %s (model '%s', hidden", path.c_str(), model->name.c_str());
-    for (std::size_t l = 1; l + 1 < model->mlp.layerSizes().size(); ++l)
-        std::printf(" %d", model->mlp.layerSizes()[l]);
+    for (std::size_t l = 1; l + 1 < model->members.front().layerSizes().size(); ++l)
+        std::printf(" %d", model->members.front().layerSizes()[l]);
     std::printf(")\n");
     std::printf("threads             %d\n", tbb::info::default_concurrency());
     std::printf("precompute          %zu regions of %s in %.2f s\n", regions, program.c_str(),

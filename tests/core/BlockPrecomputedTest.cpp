@@ -5,6 +5,7 @@
 
 #include <QtTest>
 #include <random>
+#include <set>
 
 using namespace concorde;
 
@@ -50,6 +51,15 @@ Eigen::VectorXf fullVector(const FeatureLayout& layout, const CoreConfig& config
     return x;
 }
 
+CpiModel modelOf(const FeatureLayout& layout, const FeatureNormalizer& normalizer,
+                 std::vector<Mlp> members) {
+    CpiModel model;
+    model.layout = layout;
+    model.normalizer = normalizer;
+    model.members = std::move(members);
+    return model;
+}
+
 } // namespace
 
 class BlockPrecomputedTest : public QObject {
@@ -66,7 +76,8 @@ private slots:
             sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
         const FeatureNormalizer normalizer = FeatureNormalizer::fit(sample);
         const Mlp model({static_cast<int>(layout.width()), 48, 24, 1}, 9);
-        const BlockPrecomputedMlp fast(model, normalizer, layout, grid, syntheticFeatures);
+        const BlockPrecomputedMlp fast(modelOf(layout, normalizer, {model}), grid,
+                                       syntheticFeatures);
         QVERIFY(fast.tableFloats() > 0);
 
         std::vector<CoreConfig> configs;
@@ -93,8 +104,8 @@ private slots:
         const Mlp model({static_cast<int>(layout.width()), 8, 1}, 1);
         Eigen::MatrixXf sample =
             Eigen::MatrixXf::Random(static_cast<Eigen::Index>(layout.width()), 4);
-        const BlockPrecomputedMlp fast(model, FeatureNormalizer::fit(sample), layout, grid,
-                                       syntheticFeatures);
+        const BlockPrecomputedMlp fast(modelOf(layout, FeatureNormalizer::fit(sample), {model}),
+                                       grid, syntheticFeatures);
         CoreConfig config;
         std::mt19937_64 rng(1);
         config = randomOnGrid(grid, rng);
@@ -107,8 +118,67 @@ private slots:
         }
         const Mlp wrongWidth({10, 4, 1}, 1);
         QVERIFY_THROWS_EXCEPTION(ConcordeError,
-                                 BlockPrecomputedMlp(wrongWidth, FeatureNormalizer::fit(sample),
-                                                     layout, grid, syntheticFeatures));
+                                 BlockPrecomputedMlp(modelOf(layout, FeatureNormalizer::fit(sample),
+                                                             {wrongWidth}),
+                                                     grid, syntheticFeatures));
+    }
+
+    // An anchored ensemble: the stacked first layers, the folded anchor maxima and the band
+    // give what the plain model gives on the assembled vector, and the anchor is the largest
+    // resource-alone CPI of that vector.
+    void anchoredEnsembleMatchesPlainModel() {
+        const FeatureLayout layout = FeatureLayout::standard(4);
+        const ParameterGrid grid = smallGrid();
+        std::mt19937_64 rng(5);
+        Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
+        for (int s = 0; s < 64; ++s)
+            sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
+        CpiModel model = modelOf(layout, FeatureNormalizer::fit(sample),
+                                 {Mlp({static_cast<int>(layout.width()), 32, 16, 1}, 1),
+                                  Mlp({static_cast<int>(layout.width()), 32, 16, 1}, 2),
+                                  Mlp({static_cast<int>(layout.width()), 32, 16, 1}, 3)});
+        model.output = CpiOutput::BottleneckAnchored;
+        model.band = BandCalibration(2.0, 0.01, 0.8);
+        model.check("test");
+        const std::vector<std::size_t> anchors = model.anchorColumns();
+        QCOMPARE(anchors.size(), std::size_t(10)); // the ten resource blocks
+        const BlockPrecomputedMlp fast(model, grid, syntheticFeatures);
+        QCOMPARE(fast.members(), std::size_t(3));
+
+        std::vector<CoreConfig> configs;
+        for (int i = 0; i < 200; ++i)
+            configs.push_back(randomOnGrid(grid, rng));
+        std::vector<CpiBand> batched(configs.size());
+        fast.predictBands(configs, batched);
+        std::set<std::size_t> anchorsThatBound;
+        for (std::size_t i = 0; i < configs.size(); ++i) {
+            const Eigen::VectorXf raw = fullVector(layout, configs[i]);
+            const std::span<const float> rawSpan(raw.data(), static_cast<std::size_t>(raw.size()));
+            const CpiBand plain = model.predictBand(rawSpan);
+            const CpiBand single = fast.predictBand(configs[i]);
+            QVERIFY2(std::abs(single.cpi - plain.cpi) <= 1e-5 * plain.cpi,
+                     qPrintable(QString("%1 vs %2").arg(single.cpi).arg(plain.cpi)));
+            // The band's ends amplify the members' float rounding by the exponential.
+            QVERIFY2(std::abs(single.low - plain.low) <= 1e-4 * plain.low,
+                     qPrintable(QString("%1 vs %2").arg(single.low).arg(plain.low)));
+            QVERIFY2(std::abs(single.high - plain.high) <= 1e-4 * plain.high,
+                     qPrintable(QString("%1 vs %2").arg(single.high).arg(plain.high)));
+            QVERIFY(std::abs(batched[i].cpi - single.cpi) <= 1e-6 * single.cpi);
+            QVERIFY(single.low < single.cpi && single.cpi < single.high);
+            QCOMPARE(fast.predict(configs[i]), single.cpi);
+            // The anchor is the maximum of the anchor columns, and each member scales it.
+            double anchor = 0;
+            std::size_t which = 0;
+            for (const std::size_t a : anchors)
+                if (raw(static_cast<Eigen::Index>(a)) > anchor) {
+                    anchor = raw(static_cast<Eigen::Index>(a));
+                    which = a;
+                }
+            anchorsThatBound.insert(which);
+            QCOMPARE(CpiModel::anchorCpi(rawSpan, anchors), anchor);
+        }
+        // The configurations exercise several blocks as the bottleneck, folded ones included.
+        QVERIFY(anchorsThatBound.size() >= 3);
     }
 };
 

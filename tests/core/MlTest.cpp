@@ -2,10 +2,14 @@
 // determinism, and serialisation.
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
+#include "ml/BandCalibration.h"
 #include "ml/FeatureNormalizer.h"
 #include "ml/LinearBaseline.h"
 #include "ml/Mlp.h"
 #include "ml/MlpTrainer.h"
+#include "ml/MonotoneConstraints.h"
+#include "ml/OutOfDistributionScore.h"
+#include "features/FeatureLayout.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -41,7 +45,83 @@ private slots:
     // Backpropagation against central differences of L = Σ_j c_j ŷ_j, whose output gradient is
     // exactly c.
     void gradientCheck() {
-        Mlp mlp({5, 7, 4, 1}, 3);
+        checkGradients(Mlp({5, 7, 4, 1}, 3));
+        // A monotone network: mixed convex/concave units, sign-constrained weights.
+        Mlp monotone({5, 7, 4, 1}, 3);
+        monotone.makeMonotone({InputConstraint::NonIncreasing, InputConstraint::NonDecreasing,
+                               InputConstraint::Free, InputConstraint::Unused,
+                               InputConstraint::NonIncreasing});
+        checkGradients(monotone);
+        // The loss gradient of the mean relative error: sign(ŷ − y) / (y · n).
+        Eigen::VectorXf predictions(3), targets(3);
+        predictions << 2, 1, 3;
+        targets << 1, 2, 3;
+        const Eigen::RowVectorXf g = MlpTrainer::lossGradient(predictions, targets);
+        QCOMPARE(g(0), 1.0f / 3);
+        QCOMPARE(g(1), -1.0f / 6);
+        QCOMPARE(g(2), 0.0f);
+    }
+
+    // Issue 17: a monotone network moves its output only the allowed way in each constrained
+    // input, ignores Unused inputs, and stays so after training on data that goes the other way
+    // (projected steps).
+    void monotoneNetworkHoldsItsConstraints() {
+        const std::vector<InputConstraint> constraints{
+            InputConstraint::NonIncreasing, InputConstraint::NonDecreasing,
+            InputConstraint::Free, InputConstraint::Unused};
+        const auto verify = [&](const Mlp& mlp, const char* what) {
+            std::mt19937_64 rng(9);
+            for (int trial = 0; trial < 300; ++trial) {
+                Eigen::VectorXf x = randomMatrix(4, 1, rng()).col(0) * 2.0f;
+                const double base = mlp.predict(x);
+                for (int input = 0; input < 4; ++input) {
+                    Eigen::VectorXf up = x;
+                    up(input) += 0.7f;
+                    const double moved = mlp.predict(up);
+                    if (input == 0)
+                        QVERIFY2(moved <= base + 1e-6, what);
+                    else if (input == 1)
+                        QVERIFY2(moved >= base - 1e-6, what);
+                    else if (input == 3)
+                        QVERIFY2(moved == base, what);
+                }
+            }
+        };
+        Mlp mlp({4, 16, 8, 1}, 21);
+        mlp.makeMonotone(constraints);
+        QVERIFY(mlp.monotone());
+        verify(mlp, "initialised");
+        // Data rising with x0 and falling with x1: against both constraints.
+        const Eigen::MatrixXf x = randomMatrix(4, 400, 22);
+        Eigen::VectorXf y(400);
+        for (int s = 0; s < 400; ++s)
+            y(s) = 2.0f + 0.8f * x(0, s) - 0.6f * x(1, s) + 0.3f * x(2, s) * x(2, s);
+        TrainingOptions options;
+        options.hidden = {16, 8};
+        options.maxEpochs = 30;
+        options.inputConstraints = constraints;
+        TrainingReport report;
+        const Mlp trained = MlpTrainer(options).train(x, y, report);
+        QVERIFY(trained.monotone());
+        verify(trained, "trained");
+        // The blob keeps the constraints; weights that break them are refused.
+        const auto blob = trained.toBlob();
+        const Mlp back = Mlp::fromBlob(blob);
+        QVERIFY(back.inputConstraints() == constraints);
+        QVERIFY(back.predict(x) == trained.predict(x));
+        Mlp broken = trained;
+        broken.weights()[1](0, 0) = -0.5f; // a negative weight after the first layer
+        try {
+            Mlp::fromBlob(broken.toBlob());
+            QFAIL("weights breaking the monotonicity constraints were accepted");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("monotonicity"), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp({4, 3, 1}, 1).makeMonotone({}));
+    }
+
+private:
+    static void checkGradients(const Mlp& mlp) {
         const Eigen::MatrixXf x = randomMatrix(5, 6, 4);
         const Eigen::RowVectorXf c = randomMatrix(1, 6, 5);
         Mlp::Activations act;
@@ -75,15 +155,9 @@ private slots:
             }
         }
         QCOMPARE(checked, 5 * 7 + 7 * 4 + 4 * 1);
-        // The loss gradient of the mean relative error: sign(ŷ − y) / (y · n).
-        Eigen::VectorXf predictions(3), targets(3);
-        predictions << 2, 1, 3;
-        targets << 1, 2, 3;
-        const Eigen::RowVectorXf g = MlpTrainer::lossGradient(predictions, targets);
-        QCOMPARE(g(0), 1.0f / 3);
-        QCOMPARE(g(1), -1.0f / 6);
-        QCOMPARE(g(2), 0.0f);
     }
+
+private slots:
 
     void learnsAKnownFunction() {
         Eigen::MatrixXf x, testX;
@@ -149,6 +223,144 @@ private slots:
         shortBlob.resize(blob.size() - 4);
         QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::fromBlob(shortBlob));
         QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::fromBlob({1, 2, 3}));
+    }
+
+    // Issue 17's out-of-distribution score on clusters whose answer is known: three programs
+    // around 0, 1 and 2 in every program feature (parameter blocks ignored), two regions each.
+    // A region at a program's centre scores near 0, one as far from the others as they are
+    // from each other near 1, one far away well above 1; the JSON round trip keeps the scores.
+    void outOfDistributionScoreOnKnownClusters() {
+        const FeatureLayout layout = FeatureLayout::standard(2);
+        const auto width = static_cast<Eigen::Index>(layout.width());
+        const std::vector<std::string> names{"a", "b", "c"};
+        std::vector<std::string> programs;
+        std::vector<std::uint32_t> regions;
+        Eigen::MatrixXf x(width, 60);
+        std::mt19937_64 rng(4);
+        for (int j = 0; j < 60; ++j) {
+            const int p = j % 3;
+            programs.push_back(names[static_cast<std::size_t>(p)]);
+            regions.push_back(static_cast<std::uint32_t>(j / 3 % 2));
+            for (Eigen::Index i = 0; i < width; ++i)
+                x(i, j) = float(p) + 0.05f * float(double(rng() >> 11) / 9007199254740992.0 - 0.5);
+        }
+        // Parameter features vary wildly and must not matter.
+        for (const FeatureBlock& block : layout.blocks())
+            if (block.kind == BlockKind::Parameter)
+                x.row(static_cast<Eigen::Index>(block.offset)).setRandom() *= 50.0f;
+        const OutOfDistributionScore ood = OutOfDistributionScore::fit(layout, x, programs, regions);
+        QCOMPARE(ood.programs(), std::size_t(3));
+        // Regions lie about 1 from the nearest other program.
+        QVERIFY2(std::abs(ood.threshold() - 1.0) < 0.05, qPrintable(QString::number(ood.threshold())));
+        Eigen::VectorXf probe = Eigen::VectorXf::Constant(width, 1.0f);
+        QVERIFY(ood.score(probe) < 0.05);
+        QCOMPARE(ood.nearestProgram(probe), std::string("b"));
+        probe.setConstant(2.9f);
+        QVERIFY(std::abs(ood.score(probe) - 0.9) < 0.05);
+        probe.setConstant(-4.0f);
+        QVERIFY(ood.score(probe) > 3.5);
+        const OutOfDistributionScore back =
+            OutOfDistributionScore::fromJson(ood.toJson(), layout.width(), "m");
+        QVERIFY(std::abs(back.score(probe) - ood.score(probe)) < 1e-5);
+        nlohmann::json bad = ood.toJson();
+        bad["centroids"]["a"] = {1.0, 2.0};
+        try {
+            OutOfDistributionScore::fromJson(bad, layout.width(), "m");
+            QFAIL("a centroid of the wrong length was accepted");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("centroids"), e.what());
+        }
+        // One program: nothing to compare against, so no score.
+        const OutOfDistributionScore single = OutOfDistributionScore::fit(
+            layout, x.leftCols(1), {"a"}, {0});
+        QVERIFY(single.empty());
+        QCOMPARE(single.score(probe), 0.0);
+    }
+
+    // The standard layout's constraints, block by block (MonotoneConstraints' table).
+    void monotoneConstraintsOfTheStandardLayout() {
+        const FeatureLayout layout = FeatureLayout::standard(10);
+        const auto c = MonotoneConstraints::forLayout(layout);
+        QCOMPARE(c.size(), layout.width());
+        const auto at = [&](const char* block, std::size_t i) {
+            return c[layout.block(block).offset + i];
+        };
+        // rob: 21 encoded floats (IPC percentiles, weighted percentiles, mean), then the
+        // resource-alone CPI.
+        for (std::size_t i = 0; i < 21; ++i)
+            QVERIFY(at("rob", i) == InputConstraint::NonIncreasing);
+        QVERIFY(at("rob", 21) == InputConstraint::NonDecreasing);
+        QVERIFY(at("aux.mispredict", 0) == InputConstraint::NonDecreasing);
+        QVERIFY(at("aux.rob_sizes", 3) == InputConstraint::NonIncreasing);
+        QVERIFY(at("aux.latency_issue_wait", 5) == InputConstraint::Unused);
+        QVERIFY(at("aux.fences", 0) == InputConstraint::Free);
+        QVERIFY(at("aux.branches", 30) == InputConstraint::Free);
+        QVERIFY(at("param.rob", 0) == InputConstraint::NonIncreasing);
+        QVERIFY(at("param.l2_kb", 0) == InputConstraint::NonIncreasing);
+        QVERIFY(at("param.bp_miss_pct", 0) == InputConstraint::NonDecreasing);
+        QVERIFY(at("param.bp", 1) == InputConstraint::Free);
+    }
+
+    // Issue 17: an ensemble's members in one blob; one member stays the plain blob that models
+    // before ensembles stored, and damage is refused.
+    void ensembleBlobRoundTrip() {
+        const std::vector<Mlp> members{Mlp({6, 5, 1}, 1), Mlp({6, 5, 1}, 2), Mlp({6, 5, 1}, 3)};
+        const auto blob = Mlp::ensembleToBlob(members);
+        const std::vector<Mlp> back = Mlp::ensembleFromBlob(blob);
+        QCOMPARE(back.size(), std::size_t(3));
+        const Eigen::MatrixXf x = randomMatrix(6, 4, 12);
+        for (std::size_t m = 0; m < 3; ++m)
+            QVERIFY(back[m].predict(x) == members[m].predict(x));
+        QVERIFY(Mlp::ensembleToBlob({members[0]}) == members[0].toBlob());
+        QCOMPARE(Mlp::ensembleFromBlob(members[0].toBlob()).size(), std::size_t(1));
+        auto truncated = blob;
+        truncated.resize(blob.size() - 3);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::ensembleFromBlob(truncated));
+        auto many = blob;
+        many[4] = 200; // a member count beyond the limit
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::ensembleFromBlob(many));
+        auto longer = blob;
+        longer.push_back(0);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::ensembleFromBlob(longer));
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp::ensembleToBlob({}));
+    }
+
+    // The band's scale by hand: members e^±0.1 around m (log spread 0.1), targets m·cosh(0.1)·
+    // e^(0.05 k) for k = 1..10, floor 0: the ratios are 0.5 k, and 80 % coverage takes the 8th
+    // smallest, 4.0. The fitted band then holds exactly 8 of the 10.
+    void bandCalibrationByHand() {
+        std::vector<std::vector<double>> members;
+        std::vector<double> targets;
+        for (int k = 1; k <= 10; ++k) {
+            const double m = 0.5 + 0.1 * k;
+            members.push_back({m * std::exp(-0.1), m * std::exp(0.1)});
+            targets.push_back(m * std::cosh(0.1) * std::exp((k % 2 ? 0.05 : -0.05) * k));
+        }
+        const BandCalibration band = BandCalibration::fit(members, targets, 0.8, 0.0);
+        QVERIFY(std::abs(band.scale() - 4.0) < 1e-6);
+        int inside = 0;
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+            const CpiBand b = band.combine(members[i]);
+            QVERIFY(std::abs(b.cpi - (members[i][0] + members[i][1]) / 2) < 1e-12);
+            QVERIFY(b.low < b.cpi && b.cpi < b.high);
+            inside += b.contains(targets[i]) ? 1 : 0;
+        }
+        QCOMPARE(inside, 8);
+        // One member without calibration: the band is the CPI.
+        const CpiBand single = BandCalibration().combine(std::vector<double>{1.25});
+        QVERIFY(single.cpi == 1.25 && single.low == 1.25 && single.high == 1.25);
+        // JSON round trip, and fields checked.
+        const BandCalibration back = BandCalibration::fromJson(band.toJson(), "m");
+        QCOMPARE(back.scale(), band.scale());
+        QCOMPARE(back.coverage(), 0.8);
+        try {
+            BandCalibration::fromJson({{"scale", "wide"}, {"floor", 0}, {"coverage", 0.8}}, "m");
+            QFAIL("a string scale was accepted");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("scale"), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, BandCalibration(-1, 0, 0.8));
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, BandCalibration::fit(members, targets, 1.5));
     }
 
     // Issue 23: a weights blob (checksum valid) declaring layers of 2^20 x 2^20 allocated them

@@ -23,6 +23,7 @@
 #include "pipeline/DatabaseBuilder.h"
 #include "explore/DatabasePredictor.h"
 #include "pipeline/DatasetBuilder.h"
+#include "pipeline/ModelTraining.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
@@ -261,7 +262,7 @@ class ModelPipelineTest : public QObject {
                 features.data(), static_cast<Eigen::Index>(features.size()));
         }
         model.normalizer = FeatureNormalizer::fit(sample);
-        model.mlp = Mlp({static_cast<int>(model.layout.width()), 8, 1}, 23);
+        model.members = {Mlp({static_cast<int>(model.layout.width()), 8, 1}, 23)};
         return model;
     }
 
@@ -868,6 +869,92 @@ private slots:
         QVERIFY2(error.contains("seed"), qPrintable(error));
     }
 
+    // Issue 17: an anchored ensemble trained on a real dataset. Members differ, the band is
+    // calibrated on the test split to hold the fraction asked for (by construction of the
+    // fitted quantile), every member's CPI is the bottleneck CPI times its factor, and the
+    // ensemble survives a round trip through the database.
+    void anchoredEnsembleTraining() {
+        const auto inputs = traces();
+        const auto output = file("ensemble.dataset");
+        DatasetBuilder::Options options;
+        options.samples = 80;
+        options.seed = 11;
+        options.holdOut = {"beta"};
+        options.jobs = 2;
+        options.windowSize = kDatasetWindow;
+        DatasetBuilder::fromTraces(inputs, tinyGrid(), output, options);
+        DatasetFile dataset = DatasetFile::openReadOnly(output);
+        TrainingOptions training;
+        training.hidden = {8};
+        training.maxEpochs = 15;
+        training.seed = 3;
+        ModelTraining::EnsembleOptions ensemble;
+        ensemble.members = 3;
+        ensemble.output = CpiOutput::BottleneckAnchored;
+        ensemble.bandCoverage = 0.75;
+        const ModelTraining::Result result =
+            ModelTraining::train({&dataset}, training, ensemble);
+        const CpiModel& model = result.model;
+        QCOMPARE(model.members.size(), std::size_t(3));
+        QVERIFY(model.output == CpiOutput::BottleneckAnchored);
+        QVERIFY(model.band.calibrated());
+        QCOMPARE(model.band.coverage(), 0.75);
+        QVERIFY(!(model.members[0].weights()[0] == model.members[1].weights()[0]));
+        const std::vector<DatasetSample> test = dataset.samples({"test"});
+        QVERIFY(!test.empty());
+        QVERIFY(ModelTraining::bandCoverage(model, test) >= 0.75);
+        QCOMPARE(model.metrics["ensemble"]["members"].get<int>(), 3);
+        QCOMPARE(model.metrics["ensemble"]["output"].get<std::string>(),
+                 std::string("bottleneck_anchored"));
+        QCOMPARE(model.metrics["training"]["members"].size(), std::size_t(3));
+        QVERIFY(model.metrics["accuracy"]["test"].contains("band_coverage"));
+
+        // Member CPI = anchor × softplus(network): the anchor is the largest resource-alone CPI,
+        // never above the min-of-bounds CPI.
+        const Eigen::MatrixXf raw = ModelTraining::featureMatrix(test);
+        const Eigen::MatrixXf members = model.memberPredictions(raw);
+        const auto anchors = model.anchorColumns();
+        const Eigen::MatrixXf normalised = model.normalizer.apply(raw);
+        for (std::size_t j = 0; j < test.size(); ++j) {
+            const auto col = static_cast<Eigen::Index>(j);
+            const double anchor = CpiModel::anchorCpi(
+                std::span<const float>(raw.col(col).data(), static_cast<std::size_t>(raw.rows())),
+                anchors);
+            QVERIFY(anchor <= test[j].minBoundCpi * (1 + 1e-6));
+            for (std::size_t k = 0; k < 3; ++k) {
+                const double factor = model.members[k].predict(
+                    Eigen::VectorXf(normalised.col(col)));
+                QVERIFY(std::abs(members(static_cast<Eigen::Index>(k), col) - anchor * factor) <=
+                        1e-5 * anchor * factor);
+            }
+        }
+
+        // Through the database: the same members, output and band, the same predictions.
+        const auto path = file("ensemble.sqlite");
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(path);
+            db.writeModel(model);
+            db.close();
+        }
+        FeatureDatabase db = FeatureDatabase::openReadOnly(path);
+        const auto back = db.readModel();
+        QVERIFY(back.has_value());
+        QCOMPARE(back->members.size(), std::size_t(3));
+        QVERIFY(back->output == CpiOutput::BottleneckAnchored);
+        QCOMPARE(back->band.scale(), model.band.scale());
+        QVERIFY(back->metrics == model.metrics);
+        const std::vector<CpiBand> a = model.predictBands(raw), b = back->predictBands(raw);
+        for (std::size_t j = 0; j < a.size(); ++j)
+            QVERIFY(a[j].cpi == b[j].cpi && a[j].low == b[j].low && a[j].high == b[j].high);
+        // A structure that disagrees with the weights is refused, naming the model.
+        QCOMPARE(rawExec(path, "UPDATE models SET metrics_json = json_set(metrics_json, "
+                               "'$.structure.members', 2)"),
+                 std::string());
+        FeatureDatabase again = FeatureDatabase::openReadOnly(path);
+        const QString error = errorOf([&] { again.readModel(); });
+        QVERIFY2(error.contains("members") && error.contains("model 'cpi'"), qPrintable(error));
+    }
+
     void linearBaselineRecoversLinearFunction() {
         const Eigen::MatrixXf x = randomMatrix(5, 40, 13);
         Eigen::VectorXd w(5);
@@ -969,7 +1056,7 @@ private slots:
         Eigen::MatrixXf raw = randomMatrix(width, 30, 15) * 3.0f;
         raw.row(4).setConstant(2.0f); // a constant feature: scale 1
         model.normalizer = FeatureNormalizer::fit(raw);
-        model.mlp = Mlp({static_cast<int>(width), 8, 1}, 16);
+        model.members = {Mlp({static_cast<int>(width), 8, 1}, 16)};
         Eigen::VectorXf targets(30);
         for (int i = 0; i < 30; ++i)
             targets(i) = 1.0f + 0.05f * float(i);
@@ -988,7 +1075,7 @@ private slots:
             QCOMPARE(db.models().size(), std::size_t(2));
             CpiModel broken = model;
             broken.name = "broken";
-            broken.mlp = Mlp({static_cast<int>(width) - 1, 8, 1}, 1);
+            broken.members = {Mlp({static_cast<int>(width) - 1, 8, 1}, 1)};
             ErrorKind kind = ErrorKind::Usage;
             QVERIFY(errorOf([&] { db.writeModel(broken); }, &kind).contains("disagree"));
             QCOMPARE(kind, ErrorKind::BadInput);
@@ -1002,10 +1089,10 @@ private slots:
         QVERIFY(back->layout == model.layout);
         QVERIFY(back->normalizer.mean() == model.normalizer.mean());
         QVERIFY(back->normalizer.scale() == model.normalizer.scale());
-        QVERIFY(back->mlp.layerSizes() == model.mlp.layerSizes());
-        for (std::size_t l = 0; l < model.mlp.weights().size(); ++l) {
-            QVERIFY(back->mlp.weights()[l] == model.mlp.weights()[l]);
-            QVERIFY(back->mlp.biases()[l] == model.mlp.biases()[l]);
+        QVERIFY(back->members.front().layerSizes() == model.members.front().layerSizes());
+        for (std::size_t l = 0; l < model.members.front().weights().size(); ++l) {
+            QVERIFY(back->members.front().weights()[l] == model.members.front().weights()[l]);
+            QVERIFY(back->members.front().biases()[l] == model.members.front().biases()[l]);
         }
         QVERIFY(!back->linear.empty());
         QVERIFY(back->linear.toJson() == model.linear.toJson());
@@ -1137,7 +1224,7 @@ private slots:
         QVERIFY(!errorOf([&] { betaOnly.programCpi("alpha", configs.front()); }).isEmpty());
         // A model whose parts disagree is refused.
         CpiModel broken = model;
-        broken.mlp = Mlp({static_cast<int>(model.layout.width()) + 1, 8, 1}, 1);
+        broken.members = {Mlp({static_cast<int>(model.layout.width()) + 1, 8, 1}, 1)};
         QVERIFY(errorOf([&] { DatabasePredictor refused(db, broken); }).contains("disagree"));
     }
 };

@@ -134,7 +134,7 @@ inline CpiModel tinyRandomModel(FeatureDatabase& db) {
             features.data(), static_cast<Eigen::Index>(features.size()));
     }
     model.normalizer = FeatureNormalizer::fit(sample);
-    model.mlp = Mlp({static_cast<int>(model.layout.width()), 8, 1}, 23);
+    model.members = {Mlp({static_cast<int>(model.layout.width()), 8, 1}, 23)};
     model.metrics = tinyModelMetrics();
     return model;
 }
