@@ -108,7 +108,19 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
     const double cpi = p.selectedCpi();
     const double base = p.selectedBaselineCpi();
     const double delta = p.selectedDelta();
-    cpi_->setText(tr("CPI %1").arg(number(cpi, 3)));
+    // An ensemble's band beside the CPI: the range the simulated CPI fell in for the
+    // calibrated share of regions the model never trained on.
+    if (p.banded && std::isfinite(p.selectedCpiLow) && std::isfinite(p.selectedCpiHigh)) {
+        cpi_->setText(tr("CPI %1 (%2–%3)")
+                          .arg(number(cpi, 3), number(p.selectedCpiLow, 3),
+                               number(p.selectedCpiHigh, 3)));
+        cpi_->setToolTip(tr("Predicted CPI and its band: on regions the model never trained on, "
+                            "%1 of simulated CPIs fell inside such a band")
+                             .arg(qs(ModelAccuracy::percent(p.accuracy.bandCoverage))));
+    } else {
+        cpi_->setText(tr("CPI %1").arg(number(cpi, 3)));
+        cpi_->setToolTip(QString());
+    }
     ipc_->setText(tr("IPC %1").arg(number(1.0 / cpi, 3)));
     // The baseline by its preset's name where it is one: "vs baseline" alone leaves a review
     // asking which.
@@ -157,6 +169,10 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
     if (p.accuracy.isHeldOut(p.program) && !p.accuracy.trainPrograms.empty())
         warnings << tr("%1 was not among the programs the model was trained on")
                         .arg(QString::fromStdString(p.program));
+    if (p.selectedOodScore > 1)
+        warnings << tr("%1 lies outside the model's training data (distance score %2, above 1 "
+                       "is outside): trust its CPI less than the measured accuracy")
+                        .arg(QString::fromStdString(p.program), number(p.selectedOodScore, 1));
     if (warnings.isEmpty()) {
         warning_->hide();
     } else {

@@ -69,6 +69,8 @@ ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const Job
     phases_.reserve(catalog_.regions().size());
     for (const RegionCatalog::Region& region : catalog_.regions())
         phases_.push_back(region.phase);
+    for (const std::string& program : programs())
+        oodScores_.push_back(predictor_->programOodScore(program));
 }
 
 bool ExplorerModel::hasProgram(const std::string& program) const {
@@ -233,6 +235,12 @@ ExplorerPrediction ExplorerModel::predict(const CoreConfig& target, const CoreCo
                                      targetCpi[r], (*baselineCpi)[r]});
             std::sort(p.regions.begin(), p.regions.end(),
                       [](const auto& a, const auto& b) { return a.index < b.index; });
+            // The band costs one more pass over this program's regions only.
+            const CpiBand band = predictor_->programBand(program, p.targetOnGrid);
+            p.selectedCpiLow = band.low;
+            p.selectedCpiHigh = band.high;
+            p.banded = model().band.calibrated();
+            p.selectedOodScore = oodScores_[i];
         }
     }
     return p;

@@ -57,6 +57,9 @@ public:
     const ModelAccuracy& accuracy() const { return accuracy_; }
     /// Program names in database order (programs with at least one complete region).
     const std::vector<std::string>& programs() const { return predictor_->programs(); }
+    /// How far each program (programs() order) lies from the model's training data
+    /// (DatabasePredictor::programOodScore; above 1: outside).
+    const std::vector<double>& programOodScores() const { return oodScores_; }
     /// Number of regions of `program` (usage error for an unknown one).
     std::size_t regionCount(const std::string& program) const;
     bool hasProgram(const std::string& program) const;
@@ -114,6 +117,7 @@ private:
     ConfigChecker checker_;
     ModelAccuracy accuracy_;
     std::vector<std::optional<std::int64_t>> phases_; ///< per predictor region
+    std::vector<double> oodScores_;                    ///< per program, programs() order
 };
 
 } // namespace concorde

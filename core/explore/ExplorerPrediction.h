@@ -41,6 +41,15 @@ struct ExplorerPrediction {
     std::size_t programIndex = npos; ///< its index in programs
     std::vector<Region> regions;     ///< the selected program's regions, in execution order
 
+    /// The selected program's band at the target (an ensemble model's; both equal the CPI for
+    /// a single model, NaN without a selection).
+    double selectedCpiLow = std::numeric_limits<double>::quiet_NaN();
+    double selectedCpiHigh = std::numeric_limits<double>::quiet_NaN();
+    bool banded = false; ///< the model carries a calibrated band
+    /// How far the selected program lies from the training data (above 1: outside; 0 for
+    /// models without the statistics).
+    double selectedOodScore = 0;
+
     std::vector<ParameterWarning> warnings;         ///< about the target
     std::vector<ParameterWarning> baselineWarnings; ///< about the baseline
     ModelAccuracy accuracy;

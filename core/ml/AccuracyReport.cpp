@@ -89,9 +89,26 @@ double AccuracyReport::fractionOver10Percent() const {
     return s.fraction();
 }
 
+bool AccuracyReport::banded() const {
+    return std::any_of(entries_.begin(), entries_.end(),
+                       [](const Entry& e) { return e.high > e.low; });
+}
+
+double AccuracyReport::bandCoverage() const {
+    std::size_t banded = 0, inside = 0;
+    for (const auto& e : entries_)
+        if (e.high > e.low) {
+            ++banded;
+            inside += e.truth >= e.low && e.truth <= e.high ? 1 : 0;
+        }
+    return banded ? static_cast<double>(inside) / static_cast<double>(banded) : 0.0;
+}
+
 nlohmann::json AccuracyReport::toJson() const {
     nlohmann::json json = summary(
         entries_, [](const Entry& e) { return e.model; }, true);
+    if (banded())
+        json["band_coverage"] = bandCoverage();
     json["baselines"]["min_of_bounds"] = summary(
         entries_, [](const Entry& e) { return e.minBound; }, false);
     const bool haveLinear =
@@ -116,6 +133,11 @@ std::string AccuracyReport::toText(const std::string& title) const {
         text += line;
     };
     row("model (MLP)", json);
+    if (json.contains("band_coverage")) {
+        std::snprintf(line, sizeof line, "  %-22s %6.2f %% of the reference CPIs inside it\n",
+                      "model's band", 100 * json["band_coverage"].get<double>());
+        text += line;
+    }
     for (const auto& [name, baseline] : json["baselines"].items())
         row("baseline " + name, baseline);
     text += "  per program (model):\n";

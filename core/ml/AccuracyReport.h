@@ -20,6 +20,8 @@ public:
         double model = 0;    ///< the MLP's CPI
         double minBound = 0; ///< min-of-bounds CPI
         double linear = 0;   ///< linear baseline CPI (0: not available)
+        double low = 0;      ///< the model's band (an ensemble's; 0: no band)
+        double high = 0;
     };
 
     void add(Entry entry) { entries_.push_back(std::move(entry)); }
@@ -31,10 +33,15 @@ public:
     }
     double meanRelativeError() const;
     double fractionOver10Percent() const;
+    /// Fraction of the entries with a band (high > low) whose reference CPI lies inside it; 0
+    /// when none has one.
+    double bandCoverage() const;
+    bool banded() const;
 
     /// {"samples", "mean_rel_error", "frac_over_10pct", "p90_rel_error", "max_rel_error",
     ///  "per_program": {P: {...}}, "per_parameter": {key: {value: {"samples",
-    ///  "mean_rel_error"}}}, "baselines": {"min_of_bounds": {...}, "linear": {...}}}.
+    ///  "mean_rel_error"}}}, "baselines": {"min_of_bounds": {...}, "linear": {...}}}, and
+    ///  "band_coverage" when the entries carry a band.
     nlohmann::json toJson() const;
     /// A table for people: overall, baselines, per program.
     std::string toText(const std::string& title) const;

@@ -61,6 +61,12 @@ ModelAccuracy ModelAccuracy::fromMetrics(const nlohmann::json& metrics) {
     const nlohmann::json* labels = measured ? child(*measured, "labels") : nullptr;
     if (test)
         accuracy.unseenRegions = figureOf(*test);
+    const auto coverage = [](const nlohmann::json* split) {
+        const nlohmann::json* value = split ? child(*split, "band_coverage") : nullptr;
+        return value && value->is_number() ? value->get<double>() : 0.0;
+    };
+    accuracy.bandCoverage = coverage(test);
+    accuracy.heldOutBandCoverage = coverage(heldOut);
     if (heldOut)
         accuracy.unseenPrograms = figureOf(*heldOut);
     if (labels)

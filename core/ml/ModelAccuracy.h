@@ -34,6 +34,10 @@ struct ModelAccuracy {
     std::optional<Figure> unseenRegions;  ///< accuracy.test
     std::optional<Figure> unseenPrograms; ///< accuracy.held_out
     std::optional<Figure> labels;         ///< accuracy.labels
+    /// Fraction of unseen-region samples inside an ensemble's band (accuracy.test.band_coverage;
+    /// 0 when unknown), and the same on held-out programs.
+    double bandCoverage = 0;
+    double heldOutBandCoverage = 0;
     std::map<std::string, ProgramFigure> perProgram;
     std::set<std::string> trainPrograms;   ///< programs the model trained on (may be unknown)
     std::set<std::string> heldOutPrograms; ///< programs kept out of training

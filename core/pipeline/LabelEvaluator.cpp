@@ -76,10 +76,11 @@ LabelEvaluator::Result LabelEvaluator::evaluate(FeatureDatabase& database, const
                 const Eigen::MatrixXf normalised = model.normalizer.apply(Eigen::MatrixXf(x));
                 const double linear =
                     model.linear.empty() ? 0.0 : double(model.linear.predict(normalised)(0));
-                entries.emplace_back(
-                    label.source,
-                    AccuracyReport::Entry{program, config, label.cpi, predictor->predict(config),
-                                          assembler.minimumBoundCpi(config, *series), linear});
+                const CpiBand band = predictor->predictBand(config);
+                entries.emplace_back(label.source,
+                                     AccuracyReport::Entry{program, config, label.cpi, band.cpi,
+                                                           assembler.minimumBoundCpi(config, *series),
+                                                           linear, band.low, band.high});
             }
             std::lock_guard lock(mutex);
             result.offGrid += offGrid;

@@ -33,27 +33,22 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
         throw badInput("the dataset's features are " + std::to_string(raw.rows()) +
                        " wide, the model expects " + std::to_string(model.layout.width()));
     const Eigen::MatrixXf normalised = model.normalizer.apply(raw);
-    const Eigen::VectorXf mlp = model.predict(raw);
+    const std::vector<CpiBand> bands = model.predictBands(raw);
     Eigen::VectorXf linear;
     if (!model.linear.empty())
         linear = model.linear.predict(normalised);
     for (std::size_t j = 0; j < samples.size(); ++j) {
         const auto i = static_cast<Eigen::Index>(j);
-        report.add({samples[j].program, samples[j].config, samples[j].cpi, mlp(i),
-                    samples[j].minBoundCpi, linear.size() ? double(linear(i)) : 0.0});
+        report.add({samples[j].program, samples[j].config, samples[j].cpi, bands[j].cpi,
+                    samples[j].minBoundCpi, linear.size() ? double(linear(i)) : 0.0, bands[j].low,
+                    bands[j].high});
     }
     return report;
 }
 
 double ModelTraining::bandCoverage(const CpiModel& model,
                                    const std::vector<DatasetSample>& samples) {
-    if (samples.empty())
-        return 0;
-    const std::vector<CpiBand> bands = model.predictBands(featureMatrix(samples));
-    std::size_t inside = 0;
-    for (std::size_t j = 0; j < samples.size(); ++j)
-        inside += bands[j].contains(samples[j].cpi) ? 1 : 0;
-    return static_cast<double>(inside) / static_cast<double>(samples.size());
+    return evaluate(model, samples).bandCoverage();
 }
 
 namespace {
@@ -227,12 +222,7 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     m["accuracy"]["test"] = result.test.toJson();
     if (!result.heldOut.empty())
         m["accuracy"]["held_out"] = result.heldOut.toJson();
-    if (result.model.band.calibrated()) {
-        m["accuracy"]["test"]["band_coverage"] = bandCoverage(result.model, testSamples);
-        if (!heldOutSamples.empty())
-            m["accuracy"]["held_out"]["band_coverage"] =
-                bandCoverage(result.model, heldOutSamples);
-    }
+
     return result;
 }
 

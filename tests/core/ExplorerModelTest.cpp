@@ -166,6 +166,40 @@ private slots:
         QVERIFY(std::isnan(none.selectedCpi()));
     }
 
+    // Issue 17: an ensemble's band and the out-of-distribution score reach the snapshot the
+    // header shows: the selected program's band is the predictor's, and a program far from
+    // every training centroid scores above 1.
+    void snapshotCarriesTheBandAndTheOutOfDistributionScore() {
+        FeatureDatabase db = FeatureDatabase::openReadOnly(database());
+        CpiModel model = *db.readModel();
+        const int width = static_cast<int>(model.layout.width());
+        model.members.push_back(Mlp({width, 8, 1}, 24));
+        model.members.push_back(Mlp({width, 8, 1}, 25));
+        model.band = BandCalibration(2.0, 0.01, 0.8);
+        nlohmann::json ood = {{"threshold", 1.0},
+                              {"features", {0, 1, 2}},
+                              {"centroids", {{"far", {500.0, 500.0, 500.0}}}}};
+        model.ood = OutOfDistributionScore::fromJson(ood, model.layout.width(), "test");
+        const ExplorerModel explorer(std::move(db), std::move(model));
+        const CoreConfig target = onTinyGrid();
+        const ExplorerPrediction p = explorer.predict(target, target, "beta");
+        QVERIFY(p.banded);
+        QVERIFY(p.selectedCpiLow < p.selectedCpi() && p.selectedCpi() < p.selectedCpiHigh);
+        const CpiBand band = explorer.predictor().programBand("beta", target);
+        QVERIFY(close(band.cpi, p.selectedCpi(), 1e-9));
+        QCOMPARE(band.low, p.selectedCpiLow);
+        QCOMPARE(band.high, p.selectedCpiHigh);
+        QVERIFY(p.selectedOodScore > 1);
+        QCOMPARE(explorer.programOodScores().size(), explorer.programs().size());
+        QCOMPARE(explorer.programOodScores()[1], p.selectedOodScore);
+        // The shipped single model of the tiny database: no band, no score.
+        const auto single = ExplorerModel::open(database());
+        const ExplorerPrediction q = single->predict(target, target, "beta");
+        QVERIFY(!q.banded);
+        QVERIFY(close(q.selectedCpiLow, q.selectedCpi(), 1e-6));
+        QCOMPARE(q.selectedOodScore, 0.0);
+    }
+
     void offGridConfigurationsArePredictedAtTheNearestGridValue() {
         const auto model = ExplorerModel::open(database());
         CoreConfig config = onTinyGrid();
