@@ -10,15 +10,20 @@
 #     dataset; every step resumes from what is there, so an interrupted rebuild continues where
 #     it stopped. The result replaces data/default.sqlite atomically (temp file + rename).
 #
-#     The shipped database holds PROGRAMS (12 programs, 8 of their 16 regions each; its size
-#     limit is 25 MB). The model is trained on all 16 regions and also on EXTRA_PROGRAMS, which
-#     live in a second, training-only database: more programs are what makes the model
-#     generalise to unseen ones.
+#     Three sets of programs, each in its own feature database: PROGRAMS (12, 16 regions),
+#     EXTRA_PROGRAMS (6, 16 regions) and MORE_PROGRAMS (29, 8 regions spread over the run). The
+#     model, an ensemble of MEMBERS networks, trains on all of them except HOLD_OUT. The shipped
+#     database combines a subset of each (4 regions of the 16-region programs, 2 of the
+#     8-region ones: 47 programs, 130 regions; its size limit is 25 MB). Then the shipped model
+#     is checked on OOD_PROGRAMS, which no step before has seen (4 regions each), and for
+#     monotonicity (concorde check-monotone).
 #
 #     Environment: CONCORDE (the concorde binary; default build/release/bin/concorde, built if
 #     missing), SAMPLES (draws from PROGRAMS, default 60000), EXTRA_SAMPLES (draws from
 #     EXTRA_PROGRAMS, default 30000), BALANCED_SAMPLES (balanced-core draws from PROGRAMS, default
-#     20000), VALIDATION_CONFIGS (random labels per region, default 8), JOBS (default: every core), PROGRAMS, EXTRA_PROGRAMS
+#     20000), MORE_SAMPLES (draws from MORE_PROGRAMS, a quarter balanced, default 30000),
+#     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
+#     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
 #     TRAIN_OPTIONS (extra options for concorde train).
 #
@@ -33,6 +38,13 @@ JOBS=${JOBS:-$(nproc)}
 PROGRAMS=${PROGRAMS:-"gzip unxz bzip2 zstd gcc python perl lua sqlite stockfish lame sort"}
 EXTRA_PROGRAMS=${EXTRA_PROGRAMS:-"gunzip xz awk tcl bc flac"}
 EXTRA_SAMPLES=${EXTRA_SAMPLES:-30000}
+# php is not in the set: under Valgrind its run spends minutes discarding translations.
+MORE_PROGRAMS=${MORE_PROGRAMS:-"cxx clang ruby node kyoto lmdb brotli lzip lz4 opusenc cjpeg cwebp
+  povray convert gnugo fairy-xiangqi lammps ngspice bwa clustalo xsltproc jq grep sed
+  openssl-dgst ssh-keygen tcpdump vpxenc rsvg"}
+MORE_SAMPLES=${MORE_SAMPLES:-30000}
+OOD_PROGRAMS=${OOD_PROGRAMS:-"luajit tokyo oggenc dot glpsol phmmer xmllint openssl-enc x265"}
+MEMBERS=${MEMBERS:-5}
 HOLD_OUT=${HOLD_OUT:-"bzip2 sqlite"}
 BALANCED_SAMPLES=${BALANCED_SAMPLES:-20000}
 VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-8}
@@ -56,14 +68,22 @@ step_done() {
   step_start=$SECONDS
 }
 
-# 1. Traces (skipped when present: .ctrace files are written atomically).
-for program in $PROGRAMS $EXTRA_PROGRAMS; do
-  if [ ! -f "$WORK/traces/$program.ctrace" ]; then
-    stamp "tracing $program"
-    bash "$HERE/workloads/trace-workload.sh" "$program" "$WORK/traces/$program.ctrace" >/dev/null
-    step_done "trace $program"
+# 1. Traces (skipped when present: .ctrace files are written atomically). MORE_PROGRAMS get 8
+#    regions twice the table's interval apart, OOD_PROGRAMS 4 regions four times apart.
+interval_of() { awk -F'\t' -v n="$1" '!/^#/ && $1 == n { print $5 }' "$HERE/workloads/workloads.tsv"; }
+trace() { # trace PROGRAM OUT REGIONS INTERVAL_FACTOR
+  if [ ! -f "$2" ]; then
+    stamp "tracing $1"
+    local extra=()
+    [ "$3" = 16 ] || extra=(--regions "$3" --interval $(($(interval_of "$1") * $4)))
+    bash "$HERE/workloads/trace-workload.sh" "$1" "$2" "${extra[@]}" >/dev/null
+    step_done "trace $1"
   fi
-done
+}
+for program in $PROGRAMS $EXTRA_PROGRAMS; do trace "$program" "$WORK/traces/$program.ctrace" 16 1; done
+mkdir -p "$WORK/more" "$WORK/ood"
+for program in $MORE_PROGRAMS; do trace "$program" "$WORK/more/$program.ctrace" 8 2; done
+for program in $OOD_PROGRAMS; do trace "$program" "$WORK/ood/$program.ctrace" 4 4; done
 stamp "traces done after ${SECONDS}s"
 
 # 2. Feature database (resumable).
@@ -76,6 +96,12 @@ for program in $EXTRA_PROGRAMS; do extra+=("$WORK/traces/$program.ctrace"); done
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/extra.sqlite" --jobs "$JOBS" "${extra[@]}"
   step_done "build-db training-only programs"
+fi
+more=()
+for program in $MORE_PROGRAMS; do more+=("$WORK/more/$program.ctrace"); done
+if [ ${#more[@]} -gt 0 ]; then
+  "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" "${more[@]}"
+  step_done "build-db more programs"
 fi
 stamp "feature databases done after ${SECONDS}s"
 
@@ -99,40 +125,100 @@ if [ ${#extra[@]} -gt 0 ]; then
   step_done "dataset training-only programs"
   datasets+=(--dataset "$WORK/extra.dataset")
 fi
+if [ ${#more[@]} -gt 0 ]; then
+  "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_SAMPLES" --seed 4 --balanced 0.25 \
+    --out "$WORK/more.dataset" --jobs "$JOBS"
+  step_done "dataset more programs"
+  datasets+=(--dataset "$WORK/more.dataset")
+fi
 stamp "datasets done after ${SECONDS}s"
 
-# 4. The CPI model, stored in the database with its test and held-out accuracy.
-"$CONCORDE" train "${datasets[@]}" --db "$WORK/default.sqlite" --hidden 128,64 --weight-decay 1e-2 \
-  ${TRAIN_OPTIONS:-}
-step_done "train"
-stamp "training done after ${SECONDS}s"
-
-# 5. The shipped database: the model with 8 of each program's 16 regions (indexes 0 and 3 mod 4,
-#    spread over the run and including the unseen-region test's 3 mod 8), because all 16 with
-#    their warm states do not fit the 25 MB limit. Training above used all of them.
-# Made again on every run: it carries the model just trained.
+# 4. The shipped database: a subset of each feature database (every fourth region: 4 of 16,
+#    2 of 8), combined into one. merge-db joins shards of one build only, so the combination
+#    renumbers programs and regions itself, after checking that grid, window, series catalogue
+#    and memory configurations agree and that no program is in two. Made again on every run.
+subset() { # subset IN OUT: a copy of IN with the regions whose index is 0 mod 4, no model
+  rm -f "$2"
+  sqlite3 "$1" "VACUUM INTO '$2'"
+  sqlite3 "$2" "
+    BEGIN;
+    CREATE TEMP TABLE dropped AS SELECT id FROM regions WHERE region_index % 4 <> 0;
+    DELETE FROM series WHERE region_id IN (SELECT id FROM dropped);
+    DELETE FROM region_records WHERE region_id IN (SELECT id FROM dropped);
+    DELETE FROM labels WHERE region_id IN (SELECT id FROM dropped);
+    DELETE FROM regions WHERE id IN (SELECT id FROM dropped);
+    DELETE FROM models;
+    COMMIT;"
+}
+combine_into() { # combine_into OUT OTHER: appends OTHER's programs and regions to OUT
+  local diff
+  diff=$(sqlite3 "$1" "ATTACH '$2' AS b;
+    SELECT (SELECT count(*) FROM (SELECT * FROM series_keys EXCEPT SELECT * FROM b.series_keys))
+         + (SELECT count(*) FROM (SELECT * FROM b.series_keys EXCEPT SELECT * FROM series_keys))
+         + (SELECT count(*) FROM (SELECT * FROM memory_configs EXCEPT SELECT * FROM b.memory_configs))
+         + (SELECT count(*) FROM (SELECT * FROM b.memory_configs EXCEPT SELECT * FROM memory_configs))
+         + (SELECT count(*) FROM meta m JOIN b.meta n ON n.key = m.key
+            WHERE m.key IN ('window_size', 'grid', 'schema_version') AND m.value <> n.value)
+         + (SELECT count(*) FROM programs p JOIN b.programs q ON q.name = p.name);")
+  [ "$diff" = 0 ] || { echo "build-default-db: $2 does not fit $1 (grid, window, catalogue or programs)" >&2; exit 1; }
+  sqlite3 "$1" "ATTACH '$2' AS b;
+    BEGIN;
+    CREATE TEMP TABLE pmap AS SELECT id AS old, id + (SELECT coalesce(max(id), 0) FROM main.programs) AS new FROM b.programs;
+    CREATE TEMP TABLE rmap AS SELECT id AS old, id + (SELECT coalesce(max(id), 0) FROM main.regions) AS new FROM b.regions;
+    INSERT INTO main.programs (id, name, command_line, source_trace, instructions_traced)
+      SELECT m.new, p.name, p.command_line, p.source_trace, p.instructions_traced FROM b.programs p JOIN pmap m ON m.old = p.id;
+    INSERT INTO main.regions (id, program_id, region_index, program_start, warmup, length, bbv, complete, phase, functional_warmup)
+      SELECT r.new, p.new, x.region_index, x.program_start, x.warmup, x.length, x.bbv, x.complete, x.phase, x.functional_warmup
+      FROM b.regions x JOIN rmap r ON r.old = x.id JOIN pmap p ON p.old = x.program_id;
+    INSERT INTO main.series (region_id, name, series_count, windows, encoding, data)
+      SELECT r.new, s.name, s.series_count, s.windows, s.encoding, s.data FROM b.series s JOIN rmap r ON r.old = s.region_id;
+    INSERT INTO main.region_records (region_id, record_count, encoding, data, warm_state)
+      SELECT r.new, x.record_count, x.encoding, x.data, x.warm_state FROM b.region_records x JOIN rmap r ON r.old = x.region_id;
+    INSERT INTO main.labels (region_id, config_json, config_key, source, instructions, cycles, cpi, window_ipc)
+      SELECT r.new, x.config_json, x.config_key, x.source, x.instructions, x.cycles, x.cpi, x.window_ipc FROM b.labels x JOIN rmap r ON r.old = x.region_id;
+    COMMIT;"
+}
 rm -f "$WORK/shipped.sqlite.tmp"
-sqlite3 "$WORK/default.sqlite" "VACUUM INTO '$WORK/shipped.sqlite.tmp'"
-sqlite3 "$WORK/shipped.sqlite.tmp" "
-  BEGIN;
-  CREATE TEMP TABLE dropped AS SELECT id FROM regions WHERE region_index % 4 NOT IN (0, 3);
-  DELETE FROM series WHERE region_id IN (SELECT id FROM dropped);
-  DELETE FROM region_records WHERE region_id IN (SELECT id FROM dropped);
-  DELETE FROM labels WHERE region_id IN (SELECT id FROM dropped);
-  DELETE FROM regions WHERE id IN (SELECT id FROM dropped);
-  COMMIT;"
-# Warm states in the current, compressed encoding (the default database is a third smaller).
+subset "$WORK/default.sqlite" "$WORK/shipped.sqlite.tmp"
+for part in extra more; do
+  if [ -f "$WORK/$part.sqlite" ]; then
+    subset "$WORK/$part.sqlite" "$WORK/$part-subset.sqlite"
+    combine_into "$WORK/shipped.sqlite.tmp" "$WORK/$part-subset.sqlite"
+    rm -f "$WORK/$part-subset.sqlite"
+  fi
+done
+# Warm states in the current, compressed encoding.
 "$CONCORDE" migrate-db "$WORK/shipped.sqlite.tmp"
 sqlite3 "$WORK/shipped.sqlite.tmp" "VACUUM"
-mv -f "$WORK/shipped.sqlite.tmp" "$WORK/shipped.sqlite"
 step_done "shipped subset"
 
-# 6. Validation labels (random configurations and the presets) and the model's accuracy on them.
+# 5. The CPI model: an ensemble of MEMBERS networks (each on a bootstrap of the training
+#    programs), stored in the shipped database with its test and held-out accuracy and band.
+"$CONCORDE" train "${datasets[@]}" --db "$WORK/shipped.sqlite.tmp" --members "$MEMBERS" \
+  --hidden 128,64 --weight-decay 1e-2 --epochs 30 ${TRAIN_OPTIONS:-}
+step_done "train"
+mv -f "$WORK/shipped.sqlite.tmp" "$WORK/shipped.sqlite"
+stamp "training done after ${SECONDS}s"
+
+# 6. Validation labels (random configurations and the presets) and the model's accuracy on them;
+#    then the programs it never saw, as a user with their own programs would check it, and its
+#    monotonicity (exit status 1 means violations were found; they are reported, not fatal).
 "$CONCORDE" label --db "$WORK/shipped.sqlite" --configs "$VALIDATION_CONFIGS" --presets \
   --seed 7 --jobs "$JOBS"
 step_done "label validation configurations"
 "$CONCORDE" evaluate --db "$WORK/shipped.sqlite" --record
 step_done "evaluate"
+ood=()
+for program in $OOD_PROGRAMS; do ood+=("$WORK/ood/$program.ctrace"); done
+if [ ${#ood[@]} -gt 0 ]; then
+  "$CONCORDE" build-db --out "$WORK/ood.sqlite" --jobs "$JOBS" "${ood[@]}"
+  "$CONCORDE" label --db "$WORK/ood.sqlite" --configs 8 --presets --seed 7 --jobs "$JOBS"
+  "$CONCORDE" evaluate --db "$WORK/ood.sqlite" --model-from "$WORK/shipped.sqlite" \
+    | tee "$WORK/ood-evaluate.txt"
+  step_done "programs never seen"
+fi
+"$CONCORDE" check-monotone --db "$WORK/shipped.sqlite" --bases 200 >"$WORK/monotone.txt" || true
+step_done "check-monotone"
 stamp "validation done after ${SECONDS}s"
 
 # 7. Compact copy into data/, atomically.
