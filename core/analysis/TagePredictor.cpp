@@ -100,9 +100,11 @@ std::vector<std::uint8_t> TagePredictor::saveState() const {
         w.put(e.counter);
         w.put(e.useful);
     }
-    for (const auto* folded : {&foldedIndex_, &foldedTag0_, &foldedTag1_})
-        for (const FoldedHistory& f : *folded)
-            w.put(f.value);
+    // All index folds, then all first tag folds, then all second ones.
+    for (const auto field :
+         {&FoldedHistories::index, &FoldedHistories::tag0, &FoldedHistories::tag1})
+        for (int i = 0; i < g.tableCount; ++i)
+            w.put(folded_[i].*field);
     for (const std::uint8_t bit : history_)
         w.put(bit);
     w.put<std::uint32_t>(head_);
@@ -136,9 +138,10 @@ void TagePredictor::restoreState(std::span<const std::uint8_t> bytes) {
         e.counter = r.get<std::int8_t>();
         e.useful = r.get<std::uint8_t>();
     }
-    for (auto* folded : {&restored.foldedIndex_, &restored.foldedTag0_, &restored.foldedTag1_})
-        for (FoldedHistory& f : *folded)
-            f.value = r.get<std::uint32_t>();
+    for (const auto field :
+         {&FoldedHistories::index, &FoldedHistories::tag0, &FoldedHistories::tag1})
+        for (int i = 0; i < g.tableCount; ++i)
+            restored.folded_[i].*field = r.get<std::uint32_t>();
     for (std::uint8_t& bit : restored.history_)
         bit = r.get<std::uint8_t>();
     restored.head_ = r.get<std::uint32_t>() & (kHistoryBuffer - 1);
@@ -161,18 +164,16 @@ void TagePredictor::reset() {
     const Geometry& g = geometry_;
     bimodal_.assign(std::size_t{1} << g.bimodalLogSize, 2);
     tables_.assign(static_cast<std::size_t>(g.tableCount) << g.tableLogSize, TaggedEntry{});
-    foldedIndex_.assign(g.tableCount, {});
-    foldedTag0_.assign(g.tableCount, {});
-    foldedTag1_.assign(g.tableCount, {});
+    folded_.fill({});
     for (int i = 0; i < g.tableCount; ++i) {
-        auto init = [&](FoldedHistory& f, int compressed) {
-            f.compressed = compressed;
-            f.original = historyLengths_[i];
-            f.outPoint = f.original % compressed;
-        };
-        init(foldedIndex_[i], g.tableLogSize);
-        init(foldedTag0_[i], tagBits_[i]);
-        init(foldedTag1_[i], tagBits_[i] - 1);
+        FoldedHistories& f = folded_[i];
+        f.original = static_cast<std::uint16_t>(historyLengths_[i]);
+        f.indexBits = static_cast<std::uint8_t>(g.tableLogSize);
+        f.tag0Bits = static_cast<std::uint8_t>(tagBits_[i]);
+        f.tag1Bits = static_cast<std::uint8_t>(tagBits_[i] - 1);
+        f.indexOut = static_cast<std::uint8_t>(f.original % f.indexBits);
+        f.tag0Out = static_cast<std::uint8_t>(f.original % f.tag0Bits);
+        f.tag1Out = static_cast<std::uint8_t>(f.original % f.tag1Bits);
         pathMask_[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
         pathRotate_[i] = i % g.tableLogSize;
         indexShift_[i] = 1 + i % (g.tableLogSize - 1);
@@ -190,26 +191,28 @@ void TagePredictor::reset() {
     provider_ = alternate_ = -1;
 }
 
-std::uint32_t TagePredictor::tableIndex(int table, std::uint64_t pc) const {
+void TagePredictor::computeLookup(std::uint64_t pc) {
+    // Every table's index and tag in one pass: this runs on every conditional branch, so the
+    // PC hashes are computed once and each table reads its folded histories once.
     const int logSize = geometry_.tableLogSize;
     const std::uint32_t mask = (1u << logSize) - 1;
-    const auto p = static_cast<std::uint32_t>(pc ^ (pc >> 24));
-    // Path history: up to 16 bits, folded to the index width and rotated per table so that
-    // tables alias differently.
-    std::uint32_t path = static_cast<std::uint32_t>(pathHistory_) & pathMask_[table];
-    path = (path ^ (path >> logSize)) & mask;
-    const int rotate = pathRotate_[table];
-    if (rotate != 0)
-        path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
-    return (p ^ (p >> indexShift_[table]) ^ foldedIndex_[table].value ^ path) & mask;
-}
-
-std::uint16_t TagePredictor::tableTag(int table, std::uint64_t pc) const {
-    const int bits = tagBits_[table];
-    const auto p = static_cast<std::uint32_t>(pc ^ (pc >> 16));
-    const std::uint32_t tag =
-        p ^ (p >> bits) ^ foldedTag0_[table].value ^ (foldedTag1_[table].value << 1);
-    return static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
+    const auto pIndex = static_cast<std::uint32_t>(pc ^ (pc >> 24));
+    const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
+    const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
+    for (int i = 0; i < geometry_.tableCount; ++i) {
+        const FoldedHistories& f = folded_[i];
+        // Path history: up to 16 bits, folded to the index width and rotated per table so
+        // that tables alias differently.
+        std::uint32_t path = pathBits & pathMask_[i];
+        path = (path ^ (path >> logSize)) & mask;
+        const int rotate = pathRotate_[i];
+        if (rotate != 0)
+            path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
+        indices_[i] = (pIndex ^ (pIndex >> indexShift_[i]) ^ f.index ^ path) & mask;
+        const unsigned bits = f.tag0Bits;
+        const std::uint32_t tag = pTag ^ (pTag >> bits) ^ f.tag0 ^ (f.tag1 << 1);
+        tags_[i] = static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
+    }
 }
 
 bool TagePredictor::predictConditional(std::uint64_t pc) {
@@ -219,10 +222,7 @@ bool TagePredictor::predictConditional(std::uint64_t pc) {
                                    ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1));
     const bool basePrediction = bimodal_[bimodalIndex_] >= 2;
     provider_ = alternate_ = -1;
-    for (int i = 0; i < geometry_.tableCount; ++i) {
-        indices_[i] = tableIndex(i, pc);
-        tags_[i] = tableTag(i, pc);
-    }
+    computeLookup(pc);
     for (int i = geometry_.tableCount - 1; i >= 0; --i) {
         if (entry(i, indices_[i]).tag != tags_[i])
             continue;
@@ -333,11 +333,8 @@ void TagePredictor::allocate(bool taken) {
 void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
     head_ = (head_ - 1) & (kHistoryBuffer - 1);
     history_[head_] = taken ? 1 : 0;
-    for (int i = 0; i < geometry_.tableCount; ++i) {
-        foldedIndex_[i].update(history_.data(), head_);
-        foldedTag0_[i].update(history_.data(), head_);
-        foldedTag1_[i].update(history_.data(), head_);
-    }
+    for (int i = 0; i < geometry_.tableCount; ++i)
+        folded_[i].update(history_.data(), head_);
     pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
 }

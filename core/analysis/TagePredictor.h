@@ -103,19 +103,29 @@ private:
         std::int8_t counter = 0; ///< -4..3, taken when ≥ 0
         std::uint8_t useful = 0; ///< 0..3
     };
-    /// A history of `original` bits folded (xor of `compressed`-bit chunks) into `compressed` bits,
-    /// maintained in O(1) per new bit.
-    struct FoldedHistory {
-        std::uint32_t value = 0;
-        int compressed = 1;
-        int original = 1;
-        int outPoint = 0;
+    /// The table's history of `original` bits folded (xor of w-bit chunks) into three widths:
+    /// the index width and the two tag widths, maintained in O(1) per new bit. The three share
+    /// the bit that leaves the history, so one update reads the history once for all three.
+    struct FoldedHistories {
+        std::uint32_t index = 0;
+        std::uint32_t tag0 = 0;
+        std::uint32_t tag1 = 0;
+        std::uint8_t indexBits = 1, tag0Bits = 1, tag1Bits = 1;
+        std::uint8_t indexOut = 0, tag0Out = 0, tag1Out = 0; ///< original mod width
+        std::uint16_t original = 1;
+        static std::uint32_t fold(std::uint32_t value, std::uint32_t in, std::uint32_t out,
+                                  unsigned bits, unsigned outPoint) {
+            value = (value << 1) | in;
+            value ^= out << outPoint;
+            value ^= value >> bits;
+            return value & ((1u << bits) - 1);
+        }
         void update(const std::uint8_t* history, unsigned head) {
-            value = (value << 1) | history[head];
-            value ^= static_cast<std::uint32_t>(history[(head + original) & (kHistoryBuffer - 1)])
-                     << outPoint;
-            value ^= value >> compressed;
-            value &= (1u << compressed) - 1;
+            const std::uint32_t in = history[head];
+            const std::uint32_t out = history[(head + original) & (kHistoryBuffer - 1)];
+            index = fold(index, in, out, indexBits, indexOut);
+            tag0 = fold(tag0, in, out, tag0Bits, tag0Out);
+            tag1 = fold(tag1, in, out, tag1Bits, tag1Out);
         }
     };
     struct TargetEntry {
@@ -126,8 +136,8 @@ private:
     TaggedEntry& entry(int table, std::uint32_t index) {
         return tables_[(static_cast<std::size_t>(table) << geometry_.tableLogSize) + index];
     }
-    std::uint32_t tableIndex(int table, std::uint64_t pc) const;
-    std::uint16_t tableTag(int table, std::uint64_t pc) const;
+    /// Fills indices_ and tags_ for the branch at `pc`.
+    void computeLookup(std::uint64_t pc);
     std::size_t indirectIndex(std::uint64_t pc) const;
     void allocate(bool taken);
     void pushHistory(bool taken, std::uint64_t pc);
@@ -138,9 +148,7 @@ private:
     std::vector<int> tagBits_;
     std::vector<std::uint8_t> bimodal_; ///< 2-bit counters, taken when ≥ 2
     std::vector<TaggedEntry> tables_;
-    std::vector<FoldedHistory> foldedIndex_;
-    std::vector<FoldedHistory> foldedTag0_;
-    std::vector<FoldedHistory> foldedTag1_;
+    std::array<FoldedHistories, kMaxTables> folded_{}; ///< tableCount used
     // Per-table index hashing constants, derived from the geometry once (tableIndex() runs for
     // every table on every conditional branch; recomputing them cost two divisions each).
     std::array<std::uint32_t, kMaxTables> pathMask_{};

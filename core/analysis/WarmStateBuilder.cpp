@@ -11,31 +11,48 @@ WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor:
                                    const BranchTargetSpec& targets)
     : lineShift_(lineShift), sets_(WarmState::finestSets()), ways_(WarmState::ways()),
       setMask_(sets_ - 1), wayLines_(std::size_t{sets_} * ways_, kNoLine),
-      wayStamps_(std::size_t{sets_} * ways_, 0),
+      wayStamps_(std::size_t{sets_} * ways_, 0), recent_(sets_),
       recentLoads_(WarmState::kRecentLoads), tage_(tage), targets_(targets) {
     if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0)
         throw runtimeFailure("internal error: the finest cache set count " + std::to_string(sets_) +
                              " is not a power of two");
 }
 
+void WarmStateBuilder::writeBack(std::size_t set) {
+    const RecentLine& r = recent_[set];
+    if (r.line == kNoLine)
+        return;
+    wayLines_[r.way] = r.line;
+    wayStamps_[r.way] = r.stamp;
+}
+
 void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
     const std::uint64_t stamp = ++stamp_;
-    const std::size_t base = std::size_t(line & setMask_) * ways_;
+    const std::uint64_t tagged = line | (instruction ? kInstructionBit : 0);
+    const std::size_t set = line & setMask_;
+    RecentLine& recent = recent_[set];
+    if ((recent.line & ~kInstructionBit) == line) {
+        recent.line = tagged;
+        recent.stamp = stamp;
+        return;
+    }
+    writeBack(set); // the table is exact for this set before it is searched
+    const std::size_t base = set * ways_;
     std::uint64_t* lines = wayLines_.data() + base;
     std::uint64_t* stamps = wayStamps_.data() + base;
-    const std::uint64_t tagged = line | (instruction ? kInstructionBit : 0);
-    for (std::uint32_t w = 0; w < ways_; ++w)
-        if ((lines[w] & ~kInstructionBit) == line) {
-            lines[w] = tagged;
-            stamps[w] = stamp;
-            return;
-        }
-    std::uint32_t victim = 0;
-    for (std::uint32_t w = 1; w < ways_; ++w)
-        if (stamps[w] < stamps[victim])
-            victim = w;
-    lines[victim] = tagged;
-    stamps[victim] = stamp;
+    std::uint32_t way = 0;
+    for (; way < ways_; ++way)
+        if ((lines[way] & ~kInstructionBit) == line)
+            break;
+    if (way == ways_) {
+        way = 0;
+        for (std::uint32_t w = 1; w < ways_; ++w)
+            if (stamps[w] < stamps[way])
+                way = w;
+    }
+    lines[way] = tagged;
+    stamps[way] = stamp;
+    recent = {tagged, stamp, base + way};
 }
 
 void WarmStateBuilder::observe(const TraceRecord& r, bool trainPredictor) {
@@ -89,15 +106,24 @@ WarmState WarmStateBuilder::finish() const {
     }
     state.tage = std::make_shared<const TagePredictor>(tage_);
     state.targets = std::make_shared<const BranchTargetPredictor>(targets_);
+    // The table with the recent-line entries written back (they hold their lines' newest use).
+    std::vector<std::uint64_t> wayLines = wayLines_;
+    std::vector<std::uint64_t> wayStamps = wayStamps_;
+    for (const RecentLine& r : recent_)
+        if (r.line != kNoLine) {
+            wayLines[r.way] = r.line;
+            wayStamps[r.way] = r.stamp;
+        }
     std::vector<std::size_t> kept; // occupied ways, oldest first
-    for (std::size_t i = 0; i < wayStamps_.size(); ++i)
-        if (wayStamps_[i] != 0)
+    for (std::size_t i = 0; i < wayStamps.size(); ++i)
+        if (wayStamps[i] != 0)
             kept.push_back(i);
     std::sort(kept.begin(), kept.end(),
-              [&](std::size_t a, std::size_t b) { return wayStamps_[a] < wayStamps_[b]; });
+              [&](std::size_t a, std::size_t b) { return wayStamps[a] < wayStamps[b]; });
     state.lines.reserve(kept.size());
     for (const std::size_t i : kept)
-        state.lines.push_back({wayLines_[i] & ~kInstructionBit, (wayLines_[i] & kInstructionBit) != 0});
+        state.lines.push_back(
+            {wayLines[i] & ~kInstructionBit, (wayLines[i] & kInstructionBit) != 0});
     return state;
 }
 

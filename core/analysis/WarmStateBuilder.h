@@ -21,8 +21,7 @@ namespace concorde {
 /// however long the warm-up.
 class WarmStateBuilder {
 public:
-    explicit WarmStateBuilder(std::uint32_t lineShift = 6,
-                              const TagePredictor::Geometry& tage = {},
+    explicit WarmStateBuilder(std::uint32_t lineShift = 6, const TagePredictor::Geometry& tage = {},
                               const BranchTargetSpec& targets = {});
 
     /// Observes one record. With `trainPredictor` false its branch only trains TAGE's base
@@ -45,6 +44,21 @@ private:
     static constexpr std::uint64_t kInstructionBit = std::uint64_t{1} << 63;
     static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
     void touch(std::uint64_t line, bool instruction);
+    /// Writes set `set`'s recent-line entry back into the table (it stays valid).
+    void writeBack(std::size_t set);
+
+    /// In front of the table, the most recently touched line of each set. Touching that line
+    /// again only updates this entry: the table's copy of its way is stale until the entry is
+    /// written back, which happens before any other line of the set goes to the table, so
+    /// victims are still chosen on exact stamps. Most touches are such repeats (stack, loop
+    /// code, the next field of the same object); they stay in this array instead of scanning a
+    /// set of the megabyte table, which mostly misses the CPU's caches (touch() fell from 8 % to
+    /// 3.5 % of the decoding CPU time).
+    struct RecentLine {
+        std::uint64_t line = kNoLine; ///< tagged like wayLines_
+        std::uint64_t stamp = 0;
+        std::size_t way = 0; ///< index in wayLines_ / wayStamps_
+    };
 
     std::uint32_t lineShift_;
     std::uint32_t sets_;
@@ -54,11 +68,12 @@ private:
     std::uint64_t stamp_ = 0;
     std::uint64_t lastFetchLine_ = ~std::uint64_t{0};
     std::uint64_t lastDataLine_ = ~std::uint64_t{0};
-    std::uint64_t lastDataStamp_ = 0;          ///< stamp_ right after lastDataLine_ was touched
+    std::uint64_t lastDataStamp_ = 0; ///< stamp_ right after lastDataLine_ was touched
     // The table as two arrays, sets_ × ways_ each: a hit, the common case, scans only the
     // set's lines (two cache lines), and only a miss reads the stamps to find the LRU way.
-    std::vector<std::uint64_t> wayLines_;  ///< line | kInstructionBit, or kNoLine
-    std::vector<std::uint64_t> wayStamps_; ///< last use; 0 for an empty way
+    std::vector<std::uint64_t> wayLines_;      ///< line | kInstructionBit, or kNoLine
+    std::vector<std::uint64_t> wayStamps_;     ///< last use; 0 for an empty way
+    std::vector<RecentLine> recent_;           ///< one per set
     std::vector<WarmState::Load> recentLoads_; ///< ring of kRecentLoads, oldest at nextLoad_
     std::size_t nextLoad_ = 0;
     std::uint64_t loadsSeen_ = 0;
