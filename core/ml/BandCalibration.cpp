@@ -29,8 +29,8 @@ std::pair<double, double> meanAndLogSpread(std::span<const double> cpis) {
 
 } // namespace
 
-BandCalibration::BandCalibration(double scale, double floor, double coverage)
-    : scale_(scale), floor_(floor), coverage_(coverage) {
+BandCalibration::BandCalibration(double scale, double floor, double coverage, bool firstIsCentre)
+    : scale_(scale), floor_(floor), coverage_(coverage), firstIsCentre_(firstIsCentre) {
     if (!(scale >= 0) || !(floor >= 0) || !(coverage >= 0 && coverage < 1) ||
         !std::isfinite(scale) || !std::isfinite(floor))
         throw badInput("band calibration: scale and floor must be finite and non-negative, the "
@@ -39,7 +39,7 @@ BandCalibration::BandCalibration(double scale, double floor, double coverage)
 
 BandCalibration BandCalibration::fit(const std::vector<std::vector<double>>& memberCpis,
                                      std::span<const double> targets, double coverage,
-                                     double floor) {
+                                     double floor, bool firstIsCentre) {
     if (memberCpis.size() != targets.size() || targets.empty())
         throw usageError("band calibration needs one set of member predictions per target");
     if (!(coverage > 0 && coverage < 1))
@@ -52,31 +52,51 @@ BandCalibration BandCalibration::fit(const std::vector<std::vector<double>>& mem
         if (memberCpis[i].empty())
             throw usageError("band calibration: a sample without member predictions");
         const auto [mean, spread] = meanAndLogSpread(memberCpis[i]);
-        ratios.push_back(std::abs(std::log(targets[i] / mean)) / (spread + floor));
+        const double centre = firstIsCentre ? memberCpis[i].front() : mean;
+        ratios.push_back(std::abs(std::log(targets[i] / centre)) / (spread + floor));
     }
     const auto k = static_cast<std::size_t>(
         std::min<double>(std::ceil(coverage * double(ratios.size())), double(ratios.size())) - 1);
     std::nth_element(ratios.begin(), ratios.begin() + static_cast<long>(k), ratios.end());
     // A hair wider, so that the sample at the quantile itself is inside despite rounding.
-    return BandCalibration(ratios[k] * (1 + 1e-9), floor, coverage);
+    return BandCalibration(ratios[k] * (1 + 1e-9), floor, coverage, firstIsCentre);
 }
 
 CpiBand BandCalibration::combine(std::span<const double> memberCpis) const {
     if (memberCpis.empty())
         throw usageError("an ensemble prediction needs at least one member");
     const auto [mean, spread] = meanAndLogSpread(memberCpis);
+    const double centre = firstIsCentre_ ? memberCpis.front() : mean;
     const double half = scale_ * (spread + floor_);
-    return {mean, mean * std::exp(-half), mean * std::exp(half)};
+    return {centre, centre * std::exp(-half), centre * std::exp(half)};
+}
+
+double BandCalibration::centre(std::span<const double> memberCpis) const {
+    if (memberCpis.empty())
+        throw usageError("an ensemble prediction needs at least one member");
+    if (firstIsCentre_)
+        return memberCpis.front();
+    double sum = 0;
+    for (const double c : memberCpis)
+        sum += c;
+    return sum / static_cast<double>(memberCpis.size());
 }
 
 nlohmann::json BandCalibration::toJson() const {
-    return {{"scale", scale_}, {"floor", floor_}, {"coverage", coverage_}};
+    return {{"scale", scale_},
+            {"floor", floor_},
+            {"coverage", coverage_},
+            {"centre", firstIsCentre_ ? "first" : "mean"}};
 }
 
 BandCalibration BandCalibration::fromJson(const nlohmann::json& json, const std::string& context) {
     const JsonFields fields(json, context + ": band");
+    const std::string centre = fields.string("centre", "mean");
+    if (centre != "mean" && centre != "first")
+        throw badInput(fields.where("centre") + " must be \"mean\" or \"first\", not \"" +
+                       centre + "\"");
     return BandCalibration(fields.number("scale"), fields.number("floor"),
-                           fields.number("coverage"));
+                           fields.number("coverage"), centre == "first");
 }
 
 } // namespace concorde

@@ -21,20 +21,28 @@ struct CpiBand {
 /// spread is the standard deviation of the members' log CPIs and the floor keeps a band where
 /// the members happen to agree. `scale` is fitted so that a chosen fraction of a calibration set
 /// (regions the members never trained on) falls inside.
+///
+/// The centre is the members' mean, or with `firstIsCentre` the first member's prediction: an
+/// ensemble whose first member trained on every program (the others on bootstraps of them)
+/// centres on that member, so that a program some bootstrap left out does not pull the
+/// prediction for it, while the others' disagreement still sets the width.
 class BandCalibration {
 public:
     BandCalibration() = default;
-    BandCalibration(double scale, double floor, double coverage);
+    BandCalibration(double scale, double floor, double coverage, bool firstIsCentre = false);
 
     /// Fits the scale for `coverage` (0 < coverage < 1): memberCpis[i] holds every member's
     /// prediction of sample i, targets[i] its simulated CPI. Throws a usage error when the sizes
     /// disagree or nothing is given.
     static BandCalibration fit(const std::vector<std::vector<double>>& memberCpis,
                                std::span<const double> targets, double coverage,
-                               double floor = kDefaultFloor);
+                               double floor = kDefaultFloor, bool firstIsCentre = false);
 
-    /// Mean and band of one sample's member predictions (all positive).
+    /// Centre and band of one sample's member predictions (all positive).
     CpiBand combine(std::span<const double> memberCpis) const;
+    /// Just the centre (the mean, or the first member).
+    double centre(std::span<const double> memberCpis) const;
+    bool firstIsCentre() const { return firstIsCentre_; }
 
     double scale() const { return scale_; }
     double floor() const { return floor_; }
@@ -42,7 +50,7 @@ public:
     double coverage() const { return coverage_; }
     bool calibrated() const { return scale_ > 0; }
 
-    /// {"scale", "floor", "coverage"}.
+    /// {"scale", "floor", "coverage", "centre": "mean" | "first"}.
     nlohmann::json toJson() const;
     /// Throws a bad-input ConcordeError naming the field on malformed JSON.
     static BandCalibration fromJson(const nlohmann::json& json, const std::string& context);
@@ -53,6 +61,7 @@ private:
     double scale_ = 0;
     double floor_ = 0;
     double coverage_ = 0;
+    bool firstIsCentre_ = false;
 };
 
 } // namespace concorde

@@ -216,12 +216,11 @@ Eigen::MatrixXf BlockPrecomputedMlp::memberCpis(std::span<const CoreConfig> conf
 void BlockPrecomputedMlp::predict(std::span<const CoreConfig> configs,
                                   std::span<double> out) const {
     const Eigen::MatrixXf all = memberCpis(configs);
+    std::vector<double> column(tails_.size());
     for (std::size_t i = 0; i < configs.size(); ++i) {
-        // The same summation order as BandCalibration::combine's mean.
-        double sum = 0;
-        for (Eigen::Index m = 0; m < all.rows(); ++m)
-            sum += all(m, static_cast<Eigen::Index>(i));
-        out[i] = sum / static_cast<double>(all.rows());
+        for (std::size_t m = 0; m < tails_.size(); ++m)
+            column[m] = all(static_cast<Eigen::Index>(m), static_cast<Eigen::Index>(i));
+        out[i] = band_.centre(column);
     }
 }
 
@@ -262,10 +261,7 @@ double BlockPrecomputedMlp::predict(const CoreConfig& config) const {
     thread_local std::vector<double> cpis;
     cpis.resize(tails_.size());
     memberCpis(config, cpis.data());
-    double sum = 0;
-    for (const double c : cpis)
-        sum += c;
-    return sum / static_cast<double>(cpis.size());
+    return band_.centre(cpis);
 }
 
 CpiBand BlockPrecomputedMlp::predictBand(const CoreConfig& config) const {

@@ -25,9 +25,11 @@ public:
     };
     /// How many networks, what they predict, and the band they carry.
     struct EnsembleOptions {
-        /// Members; each of several trains on a bootstrap of the training programs (programs
-        /// drawn with replacement, all their samples with them) with its own seed, so that
-        /// their disagreement reflects how much the answer depends on which programs were seen.
+        /// Members. With several, member 0 trains on every program and is the prediction; each
+        /// other trains on a bootstrap of the training programs (programs drawn with
+        /// replacement, all their samples with them) with its own seed, so that their
+        /// disagreement, which sets the band, reflects how much the answer depends on which
+        /// programs were seen.
         int members = 1;
         CpiOutput output = CpiOutput::Direct;
         /// Monotone networks (MonotoneConstraints): a larger resource never raises the CPI.

@@ -346,6 +346,17 @@ private slots:
             inside += b.contains(targets[i]) ? 1 : 0;
         }
         QCOMPARE(inside, 8);
+        // Centred on the first member: the same ratios around it.
+        std::vector<double> firstTargets;
+        for (std::size_t i = 0; i < members.size(); ++i)
+            firstTargets.push_back(members[i][0] * std::exp(0.05 * double(i + 1)));
+        const BandCalibration first =
+            BandCalibration::fit(members, firstTargets, 0.8, 0.0, true);
+        QVERIFY(first.firstIsCentre());
+        QVERIFY(std::abs(first.scale() - 4.0) < 1e-6);
+        QCOMPARE(first.combine(members[2]).cpi, members[2][0]);
+        QCOMPARE(first.centre(members[2]), members[2][0]);
+        QVERIFY(BandCalibration::fromJson(first.toJson(), "m").firstIsCentre());
         // One member without calibration: the band is the CPI.
         const CpiBand single = BandCalibration().combine(std::vector<double>{1.25});
         QVERIFY(single.cpi == 1.25 && single.low == 1.25 && single.high == 1.25);
