@@ -6,9 +6,12 @@
 #include "Theme.h"
 #include "ViewCatalog.h"
 #include "ViewPage.h"
+#include "explore/ConfigChecker.h"
+#include "features/ParameterGrid.h"
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
 #include "params/PresetLibrary.h"
+#include "store/FeatureDatabase.h"
 
 #include <QRegularExpression>
 #include <QTextStream>
@@ -29,6 +32,31 @@ int fail(QTextStream& err, const QString& message, int code = kInputError) {
 
 QString qs(const std::string& text) {
     return QString::fromStdString(text);
+}
+
+/// The configurations `view` predicts on the database at `path`: the target, the baseline and
+/// the view's own (ViewEntry::alsoPredicts, placed on the database's grid). Empty, i.e. the
+/// whole grid, when the view asks for it or the grid cannot be read (opening the database then
+/// says why).
+std::vector<CoreConfig> predictedBy(const ViewEntry& view, const QString& path,
+                                    const CoreConfig& target, const CoreConfig& baseline,
+                                    ParamId swept) {
+    if (view.predictsTheWholeGrid)
+        return {};
+    std::vector<CoreConfig> only{target, baseline};
+    if (!view.alsoPredicts)
+        return only;
+    try {
+        const ParameterGrid grid(
+            FeatureDatabase::openReadOnly(path.toStdString()).buildSettings().grid);
+        const ConfigChecker checker(grid, {});
+        const std::vector<CoreConfig> own =
+            view.alsoPredicts({grid, checker.snap(target), checker.snap(baseline), swept});
+        only.insert(only.end(), own.begin(), own.end());
+    } catch (const std::exception&) {
+        return {};
+    }
+    return only;
 }
 
 } // namespace
@@ -99,17 +127,16 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     session.theme().setScheme(*scheme);
     session.theme().setProjector(request.projector);
     session.theme().applyToApplication();
+    if (swept)
+        session.setSweptParameter(*swept);
     // Only what the chart needs: most views predict just the target and the baseline.
-    std::vector<CoreConfig> only;
-    if (!view->predictsTheWholeGrid)
-        only = {target, baseline};
+    const std::vector<CoreConfig> only =
+        predictedBy(*view, request.database, target, baseline, session.sweptParameter());
     if (!session.openDatabaseNow(request.database, &error, only))
         return fail(err, error);
     if (!request.program.isEmpty() && !session.setProgram(request.program))
         return fail(err, QStringLiteral("the database has no program '%1' (it has: %2)")
                              .arg(request.program, session.programs().join(QStringLiteral(", "))));
-    if (swept)
-        session.setSweptParameter(*swept);
     session.recomputeNow();
     if (!session.prediction())
         return fail(err, QStringLiteral("no prediction could be computed"), kWriteError);

@@ -7,6 +7,10 @@
 #include <functional>
 #include <vector>
 
+namespace concorde {
+class ParameterGrid;
+}
+
 namespace concorde::ui {
 
 class ExplorerBounds;
@@ -23,6 +27,14 @@ struct ViewContext {
     std::vector<Preset> presets;
 };
 
+/// Where a view predicts, for its headless export to precompute only that.
+struct PredictionScope {
+    const ParameterGrid& grid;  ///< the database's grid
+    const CoreConfig& target;   ///< on the grid
+    const CoreConfig& baseline; ///< on the grid
+    ParamId swept;              ///< the sweep's parameter
+};
+
 /// One view of the explorer: a tab of the window and a name for the headless export.
 struct ViewEntry {
     QString id;          ///< on the command line and in exported file names: "overview", "cdf"...
@@ -31,10 +43,14 @@ struct ViewEntry {
     /// Builds the view's page (the caller owns it). The page is the export interface: its
     /// chartView() is what every export writes, after ensureCurrent().
     std::function<ViewPage*(const ViewContext& context)> create;
-    /// Whether the view predicts configurations other than the target, the baseline and mixes
-    /// of their values (a sweep, a sensitivity step, the labels' configurations). Without, the
-    /// headless export precomputes the predictions for those values only (ExplorerModel::open).
-    bool predictsTheWholeGrid = true;
+    /// The configurations the view predicts besides the target, the baseline and mixes of their
+    /// values (Shapley's coalitions): a sweep's values, a ranking's steps. The headless export
+    /// precomputes predictions for the grid combinations of all these values only
+    /// (ExplorerModel::open). Unset: nothing besides.
+    std::function<std::vector<CoreConfig>(const PredictionScope& scope)> alsoPredicts = {};
+    /// Whether the view predicts anywhere on the grid, which the headless export then
+    /// precomputes whole.
+    bool predictsTheWholeGrid = false;
     /// Other names the headless export accepts ("compare" for "comparison").
     QStringList aliases = {};
 };

@@ -1,9 +1,12 @@
 #include "explore/ModelValidation.h"
 
 #include "explore/ExplorerModel.h"
+#include "explore/LoadInParallel.h"
 #include "params/ParameterSpace.h"
 #include "store/FeatureDatabase.h"
+#include "store/StoredRegionSeries.h"
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -29,6 +32,26 @@ ModelValidation::Summary ModelValidation::summary(Subset subset) const {
     return s;
 }
 
+namespace {
+
+/// Whether every parameter of `config` is on `grid`.
+bool onGrid(const ParameterGrid& grid, const CoreConfig& config) {
+    for (const ParameterSpec& spec : ParameterSpace::all())
+        if (!grid.find(spec.id, config.value(spec.id)))
+            return false;
+    return true;
+}
+
+/// `config` as the only point of a grid.
+ParameterGrid gridOf(const CoreConfig& config) {
+    std::array<std::vector<double>, kParamCount> values;
+    for (const ParameterSpec& spec : ParameterSpace::all())
+        values[index(spec.id)] = {config.value(spec.id)};
+    return ParameterGrid(values);
+}
+
+} // namespace
+
 ModelValidation ModelValidation::compute(const ExplorerModel& model) {
     const DatabasePredictor& predictor = model.predictor();
     std::map<std::int64_t, std::size_t> regionOf; // database region id -> predictor region
@@ -38,25 +61,45 @@ ModelValidation ModelValidation::compute(const ExplorerModel& model) {
         model.withDatabase([](FeatureDatabase& database) { return database.labels(); });
     const auto& heldOut = model.accuracy().heldOutPrograms;
     ModelValidation validation;
+    // Labels the live predictor has not precomputed (it was opened for a few configurations,
+    // e.g. by a one-shot export): per predictor region, the points and their configurations.
+    std::map<std::size_t, std::vector<std::pair<std::size_t, CoreConfig>>> elsewhere;
     for (const LabelRow& label : labels) {
         const auto region = regionOf.find(label.regionId);
         if (region == regionOf.end() || !(label.cpi > 0))
             continue; // a region the predictor does not hold (incomplete), or an empty label
-        const CoreConfig config =
-            CoreConfig::fromJson(nlohmann::json::parse(label.configJson), true,
-                                 "label " + std::to_string(label.id));
-        bool onGrid = true;
-        for (const ParameterSpec& spec : ParameterSpace::all())
-            onGrid = onGrid && model.grid().find(spec.id, config.value(spec.id)).has_value();
-        if (!onGrid) {
+        const CoreConfig config = CoreConfig::fromJson(nlohmann::json::parse(label.configJson),
+                                                       true, "label " + std::to_string(label.id));
+        if (!onGrid(model.grid(), config)) {
             ++validation.offGrid;
             continue;
         }
         const auto& entry = predictor.regions()[region->second];
-        validation.points.push_back({entry.program, entry.regionIndex, label.source, label.cpi,
-                                     predictor.regionCpi(region->second, config),
+        validation.points.push_back({entry.program, entry.regionIndex, label.source, label.cpi, 0.0,
                                      heldOut.count(entry.program) > 0});
+        if (onGrid(predictor.grid(), config))
+            validation.points.back().predictedCpi = predictor.regionCpi(region->second, config);
+        else
+            elsewhere[region->second].emplace_back(validation.points.size() - 1, config);
     }
+    if (elsewhere.empty())
+        return validation;
+    // Those regions' series once each, and the same block-precomputed prediction on a grid of
+    // just the label's configuration: a few feature blocks per label instead of every grid
+    // combination of the region.
+    const std::vector<std::pair<std::size_t, std::vector<std::pair<std::size_t, CoreConfig>>>> work(
+        elsewhere.begin(), elsewhere.end());
+    const auto keys = model.withDatabase(
+        [](FeatureDatabase& database) { return StoredRegionSeries::indexFor(database.catalog()); });
+    loadInParallel(model.path(), work.size(), {}, "predicting the labels",
+                   [&](std::size_t k, FeatureDatabase& connection) {
+                       const StoredRegionSeries series = StoredRegionSeries::load(
+                           connection, predictor.regions()[work[k].first].regionId, keys);
+                       for (const auto& [point, config] : work[k].second)
+                           validation.points[point].predictedCpi =
+                               DatabasePredictor::precompute(model.model(), gridOf(config), series)
+                                   ->predict(config);
+                   });
     return validation;
 }
 

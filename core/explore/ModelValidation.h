@@ -39,7 +39,10 @@ struct ModelValidation {
     Summary summary(Subset subset = Subset::All) const;
 
     /// Predicts every label of `model`'s database with its live predictor (block-precomputed,
-    /// as the sliders are). A database without labels gives no points.
+    /// as the sliders are). Labels on the database's grid that the predictor has not precomputed
+    /// (a model opened for a few configurations only, ExplorerModel::open) are predicted the same
+    /// way from their region's series, precomputing only the label's configuration. A database
+    /// without labels gives no points.
     static ModelValidation compute(const ExplorerModel& model);
 };
 

@@ -1,6 +1,7 @@
 #include "explore/ParameterSweep.h"
 
 #include "explore/ExplorerModel.h"
+#include "features/ParameterGrid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,13 +31,20 @@ ParameterSweep ParameterSweep::compute(const ExplorerModel& model, const CoreCon
     const CoreConfig base = model.snap(config);
     const auto at = std::find(sweep.values.begin(), sweep.values.end(), base.value(parameter));
     sweep.current = static_cast<std::size_t>(at - sweep.values.begin()); // snapped: on the grid
-    std::vector<CoreConfig> configs(sweep.values.size(), base);
-    for (std::size_t v = 0; v < sweep.values.size(); ++v)
-        configs[v].set(parameter, sweep.values[v]);
-    sweep.cpi = model.programCpis(configs);
+    sweep.cpi = model.programCpis(configurations(model.grid(), base, parameter));
     for (const auto& row : sweep.cpi)
         sweep.geometricMeanCpi.push_back(geometricMean(row));
     return sweep;
+}
+
+std::vector<CoreConfig> ParameterSweep::configurations(const ParameterGrid& grid,
+                                                       const CoreConfig& onGrid,
+                                                       ParamId parameter) {
+    const std::vector<double>& values = grid.values(parameter);
+    std::vector<CoreConfig> configs(values.size(), onGrid);
+    for (std::size_t v = 0; v < values.size(); ++v)
+        configs[v].set(parameter, values[v]);
+    return configs;
 }
 
 } // namespace concorde

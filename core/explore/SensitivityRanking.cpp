@@ -3,6 +3,7 @@
 #include "common/ConcordeError.h"
 #include "explore/ExplorerModel.h"
 #include "explore/ParameterSweep.h"
+#include "features/ParameterGrid.h"
 #include "params/ParameterSpace.h"
 
 #include <algorithm>
@@ -12,6 +13,59 @@ namespace concorde {
 
 double ParameterSensitivity::magnitude() const {
     return std::max(std::abs(lowerChange()), std::abs(upperChange()));
+}
+
+namespace {
+
+/// A ranking's configurations: the configuration first, then every step (one batch), with
+/// where each parameter's steps are among them.
+struct Steps {
+    struct Slots {
+        std::optional<std::size_t> lower, upper;
+    };
+    std::vector<CoreConfig> configs;
+    std::vector<ParameterSensitivity> ranking; ///< values and steps set, CPIs not yet
+    std::vector<Slots> slots;                  ///< per ranking entry
+};
+
+Steps stepsAround(const ParameterGrid& grid, const CoreConfig& base) {
+    Steps steps;
+    steps.configs.push_back(base);
+    for (const ParameterSpec& spec : ParameterSpace::all()) {
+        const std::vector<double>& values = grid.values(spec.id);
+        if (values.size() < 2)
+            continue;
+        ParameterSensitivity s;
+        s.parameter = spec.id;
+        s.value = base.value(spec.id);
+        const auto at = static_cast<std::size_t>(std::find(values.begin(), values.end(), s.value) -
+                                                 values.begin());
+        Steps::Slots slot;
+        const auto step = [&](std::size_t index) {
+            CoreConfig stepped = base;
+            stepped.set(spec.id, values[index]);
+            steps.configs.push_back(stepped);
+            return steps.configs.size() - 1;
+        };
+        if (at > 0) {
+            s.lowerValue = values[at - 1];
+            slot.lower = step(at - 1);
+        }
+        if (at + 1 < values.size()) {
+            s.upperValue = values[at + 1];
+            slot.upper = step(at + 1);
+        }
+        steps.ranking.push_back(s);
+        steps.slots.push_back(slot);
+    }
+    return steps;
+}
+
+} // namespace
+
+std::vector<CoreConfig> SensitivityRanking::configurations(const ParameterGrid& grid,
+                                                           const CoreConfig& onGrid) {
+    return stepsAround(grid, onGrid).configs;
 }
 
 std::vector<ParameterSensitivity> SensitivityRanking::rank(const ExplorerModel& model,
@@ -26,40 +80,9 @@ std::vector<ParameterSensitivity> SensitivityRanking::rank(const ExplorerModel& 
         programIndex = static_cast<std::size_t>(it - programs.begin());
     }
     const CoreConfig base = model.snap(config);
-    // The configuration first, then every step, all in one batch.
-    std::vector<CoreConfig> configs{base};
-    std::vector<ParameterSensitivity> ranking;
-    struct Slots {
-        std::optional<std::size_t> lower, upper;
-    };
-    std::vector<Slots> slots;
-    for (const ParameterSpec& spec : ParameterSpace::all()) {
-        const std::vector<double>& values = model.grid().values(spec.id);
-        if (values.size() < 2)
-            continue;
-        ParameterSensitivity s;
-        s.parameter = spec.id;
-        s.value = base.value(spec.id);
-        const auto at = static_cast<std::size_t>(std::find(values.begin(), values.end(), s.value) -
-                                                 values.begin());
-        Slots slot;
-        const auto step = [&](std::size_t index) {
-            CoreConfig stepped = base;
-            stepped.set(spec.id, values[index]);
-            configs.push_back(stepped);
-            return configs.size() - 1;
-        };
-        if (at > 0) {
-            s.lowerValue = values[at - 1];
-            slot.lower = step(at - 1);
-        }
-        if (at + 1 < values.size()) {
-            s.upperValue = values[at + 1];
-            slot.upper = step(at + 1);
-        }
-        ranking.push_back(s);
-        slots.push_back(slot);
-    }
+    Steps steps = stepsAround(model.grid(), base);
+    const std::vector<CoreConfig>& configs = steps.configs;
+    std::vector<ParameterSensitivity> ranking = std::move(steps.ranking);
     // One program: only its regions are predicted (a tenth of the work on the shipped database,
     // which keeps the tornado within its 30 ms redraw budget); else every program's mean.
     std::vector<double> cpi;
@@ -72,10 +95,10 @@ std::vector<ParameterSensitivity> SensitivityRanking::rank(const ExplorerModel& 
     for (std::size_t k = 0; k < ranking.size(); ++k) {
         ParameterSensitivity& s = ranking[k];
         s.cpi = cpi[0];
-        if (slots[k].lower)
-            s.lowerCpi = cpi[*slots[k].lower];
-        if (slots[k].upper)
-            s.upperCpi = cpi[*slots[k].upper];
+        if (steps.slots[k].lower)
+            s.lowerCpi = cpi[*steps.slots[k].lower];
+        if (steps.slots[k].upper)
+            s.upperCpi = cpi[*steps.slots[k].upper];
     }
     std::stable_sort(ranking.begin(), ranking.end(),
                      [](const ParameterSensitivity& a, const ParameterSensitivity& b) {

@@ -9,6 +9,7 @@
 namespace concorde {
 
 class ExplorerModel;
+class ParameterGrid;
 
 /// One parameter's effect on the predicted CPI one grid step below and above a configuration.
 struct ParameterSensitivity {
@@ -37,9 +38,12 @@ public:
     /// over the model's programs), sorted by magnitude(), largest first (ties in parameter
     /// order). `config` is snapped to the model's grid first. A usage ConcordeError for an
     /// unknown program.
-    static std::vector<ParameterSensitivity> rank(const ExplorerModel& model,
-                                                  const CoreConfig& config,
-                                                  const std::string& program = {});
+    static std::vector<ParameterSensitivity>
+    rank(const ExplorerModel& model, const CoreConfig& config, const std::string& program = {});
+    /// The configurations rank() predicts: `onGrid` (on `grid`), then every parameter one grid
+    /// step down and up. What a one-shot export precomputes for a ranking.
+    static std::vector<CoreConfig> configurations(const ParameterGrid& grid,
+                                                  const CoreConfig& onGrid);
 };
 
 } // namespace concorde

@@ -225,6 +225,55 @@ private slots:
         }
     }
 
+    // The sweep and the sensitivity exports precompute only their own configurations' values
+    // (ViewEntry::alsoPredicts), the validation export only the target's and the baseline's
+    // (ModelValidation predicts the other labels from their regions' series): each writes
+    // exactly what the whole grid gives. The labels sit where neither the target nor the
+    // baseline (both n1-like) has a value, so none of them is precomputed.
+    void sweepSensitivityAndValidationNeedOnlyTheirConfigurations() {
+        const QString labelled = file(QStringLiteral("labelled.sqlite"));
+        QVERIFY(QFile::copy(database_, labelled));
+        const BoundsGrid grid = testing::tinyExplorerGrid();
+        CoreConfig on =
+            ConfigChecker(ParameterGrid(grid), {}).snap(presets_.require("n1-like").config);
+        for (const ParameterSpec& spec : ParameterSpace::all()) {
+            const std::vector<double>& values = grid[index(spec.id)];
+            if (values.size() == 2)
+                on.set(spec.id, values[0] == on.value(spec.id) ? values[1] : values[0]);
+        }
+        CoreConfig off = on;
+        off.set(ParamId::Rob, 80); // not on the tiny grid
+        testing::addTinyLabels(labelled.toStdString(), on, off);
+        for (const QString& id : {QStringLiteral("sweep"), QStringLiteral("sensitivity"),
+                                  QStringLiteral("validation")}) {
+            const ViewEntry* view = catalog_.find(id);
+            QVERIFY(view);
+            QVERIFY(!view->predictsTheWholeGrid);
+            ViewEntry whole = *view;
+            whole.predictsTheWholeGrid = true;
+            ViewCatalog wholeCatalog;
+            wholeCatalog.add(whole);
+            for (const QString& program : {QString(), QStringLiteral("beta")}) {
+                HeadlessExport::Request r = request(file(id + QStringLiteral("-part.csv")));
+                r.database = labelled;
+                r.view = id;
+                r.program = program;
+                r.preset = QStringLiteral("n1-like");
+                r.baselinePreset = QStringLiteral("n1-like");
+                r.sweepParameter = QStringLiteral("lq");
+                QCOMPARE(run(r), 0);
+                HeadlessExport::Request w = r;
+                w.output = file(id + QStringLiteral("-whole.csv"));
+                QString text;
+                QTextStream err(&text);
+                QCOMPARE(HeadlessExport::run(w, presets_, wholeCatalog, err), 0);
+                const QString part = textOf(r.output);
+                QVERIFY(part.count(QLatin1Char('\n')) >= 3);
+                QCOMPARE(part, textOf(w.output));
+            }
+        }
+    }
+
     void mistakesExitNonZeroWithAMessage() {
         const auto expectError = [&](HeadlessExport::Request r, const char* needle) {
             QString messages;
