@@ -6,6 +6,7 @@
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <qcustomplot.h>
@@ -31,22 +32,24 @@ ChartView::ChartView(const QString& viewName, QWidget* parent)
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     connect(plot_, &QCustomPlot::mouseMove, this, &ChartView::onMouseMove);
 
-    // Layout: row 0 the title, row 1 the body grid (main axis rect | legend column). The default
-    // axis rect and legend are kept (QCustomPlot's xAxis, yAxis and legend keep pointing at them)
-    // and moved into the body.
+    // Layout: row 0 the title, row 1 the body grid (the main axis rect, any rows views add under
+    // it) beside the legend column, which so spans them all. The default axis rect and legend
+    // are kept (QCustomPlot's xAxis, yAxis and legend keep pointing at them) and moved there.
     QCPAxisRect* rect = plot_->axisRect();
     rect->insetLayout()->take(plot_->legend);
     plot_->plotLayout()->take(rect);
     plot_->plotLayout()->simplify();
     titleElement_ = new QCPTextElement(plot_, QString());
     plot_->plotLayout()->addElement(0, 0, titleElement_);
-    body_ = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(1, 0, body_);
+    auto* columns = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(1, 0, columns);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    body_ = new QCPLayoutGrid;
+    columns->addElement(0, 0, body_);
     body_->addElement(0, 0, rect);
     legendColumn_ = new QCPLayoutGrid;
-    body_->addElement(0, 1, legendColumn_);
-    body_->setColumnStretchFactor(1, 0.001);
+    columns->addElement(0, 1, legendColumn_);
+    columns->setColumnStretchFactor(1, 0.001);
     legendColumn_->addElement(0, 0, plot_->legend);
     legendColumn_->addElement(1, 0, new QCPLayoutElement(plot_)); // pushes the legend to the top
     legendColumn_->setRowStretchFactor(0, 0.001);
@@ -103,30 +106,49 @@ void ChartView::fitLayout(const QSize& size) {
     }
     QCPLegend* legend = plot_->legend;
     if (!legend->visible()) {
-        placeLegend(legendBelow_, std::max(legend->wrap(), 1));
+        placeLegend(legendBelow_, legendColumns_);
         return;
     }
     // Cells of a wrapped legend may be empty: count and measure the items themselves.
-    int itemWidth = 0, itemHeight = 0, items = 0;
+    int itemWidth = 0, itemHeight = 0;
+    std::vector<int> widths;
     for (int i = 0; i < legend->itemCount(); ++i)
         if (const QCPAbstractLegendItem* item = legend->item(i)) {
             const QSize hint = item->minimumOuterSizeHint();
             itemWidth = std::max(itemWidth, hint.width());
             itemHeight = std::max(itemHeight, hint.height());
-            ++items;
+            widths.push_back(hint.width());
         }
+    const int items = static_cast<int>(widths.size());
     const QMargins margins = legend->margins();
     const int besideWidth = itemWidth + margins.left() + margins.right() + 16;
     const int spacing = int(12 * theme_.fontScale);
-    int columns = std::clamp((width - 40) / (itemWidth + spacing), 1, std::max(items, 1));
-    // Balance the rows: 11 entries with room for 10 columns become 2 rows of 6 and 5.
+    // Below, as many columns as fit, each as wide as its widest entry (the entries fill the
+    // rows left to right), with balanced rows: 11 entries with room for 10 columns become 2
+    // rows of 6 and 5.
+    int columns = 1;
+    for (int c = std::max(items, 1); c > 1; --c) {
+        const int rows = (items + c - 1) / c;
+        if ((items + rows - 1) / rows != c)
+            continue; // the same rows with fewer columns
+        int total = margins.left() + margins.right() - spacing;
+        for (int column = 0; column < c; ++column) {
+            int widest = 0;
+            for (int i = column; i < items; i += c)
+                widest = std::max(widest, widths[std::size_t(i)]);
+            total += widest + spacing;
+        }
+        if (total <= width - 40) {
+            columns = c;
+            break;
+        }
+    }
     const int rows = (items + columns - 1) / columns;
-    columns = (items + rows - 1) / std::max(rows, 1);
     const int belowHeight =
         rows * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom() + 8;
     // Beside while it takes at most 30 % of the width and its entries fit the plot's height.
-    // Beside, the legend has the height of the main plot only: the title, the caption and any
-    // rows under the plot (the timeseries band) and the axes take the rest.
+    // Beside, the legend has the height of the plot and the rows under it (the timeseries
+    // band): the title, the caption and the axes take the rest.
     int besideRoom = size.height() - int(90 * theme_.fontScale);
     if (!title_.isEmpty())
         besideRoom -=
@@ -134,24 +156,44 @@ void ChartView::fitLayout(const QSize& size) {
     if (!caption_.isEmpty())
         besideRoom -=
             static_cast<QCPLayoutElement*>(captionElement_)->minimumOuterSizeHint().height();
-    for (int row = 1; row < body_->rowCount(); ++row)
-        if (body_->hasElement(row, 0))
-            besideRoom -= body_->element(row, 0)->minimumOuterSizeHint().height();
     const int besideHeight =
         items * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom();
-    if (besideHeight <= besideRoom && double(besideWidth) / width <= 0.3) {
+    // Beside, laid out for real: the estimate above misses the axes' labels and ticks (large
+    // on a projector), and a legend taller than its cell is squeezed, its entries drawn over
+    // each other.
+    const auto fits = [legend] {
+        return legend->outerRect().height() >= legend->minimumOuterSizeHint().height();
+    };
+    const double besideArea = plotAreaWith(false, 1, size);
+    const bool besideFits = fits();
+    if (besideFits && besideHeight <= besideRoom && double(besideWidth) / width <= 0.3) {
         placeLegend(false, 1);
         return;
     }
-    // Otherwise lay the chart out both ways and keep the larger plot: below, the legend's rows
+    // Otherwise lay the chart out each way and keep the larger plot: below, the legend's rows
     // come off a height the caption and the timeseries band have already shortened; beside, a
-    // legend taller than the plot squeezes the rows under it. Below is preferred while it takes
-    // at most 35 % of the height and leaves the plot most of the area beside would.
-    const double besideArea = plotAreaWith(false, 1, size);
-    const double belowArea = plotAreaWith(true, columns, size);
+    // legend taller than the plot squeezes the rows under it, so it may take two columns.
+    // Below is preferred while it takes at most 35 % of the height and leaves the plot most of
+    // the area beside would. A layout whose entries fit beats one whose do not.
+    struct Layout {
+        bool below;
+        int columns;
+        double area;
+        bool fits;
+    };
+    std::vector<Layout> layouts{{false, 1, besideArea, besideFits}};
     const double belowShare = double(belowHeight) / std::max(size.height(), 150);
-    const bool below = belowArea >= besideArea * (belowShare <= 0.35 ? 0.8 : 1.0);
-    placeLegend(below, below ? columns : 1);
+    const double belowArea = plotAreaWith(true, columns, size);
+    layouts.push_back({true, columns, belowArea * (belowShare <= 0.35 ? 1.25 : 1.0), fits()});
+    if (!besideFits && items > 1) {
+        const double area = plotAreaWith(false, 2, size);
+        layouts.push_back({false, 2, area, fits()});
+    }
+    const Layout best =
+        *std::max_element(layouts.begin(), layouts.end(), [](const Layout& a, const Layout& b) {
+            return std::pair(a.fits, a.area) < std::pair(b.fits, b.area);
+        });
+    placeLegend(best.below, best.columns);
 }
 
 double ChartView::plotAreaWith(bool below, int columns, const QSize& size) {
@@ -175,12 +217,20 @@ void ChartView::placeLegend(bool below, int columns) {
         to->addElement(0, 0, legend);
         legendBelow_ = below;
     }
-    if (moved || legend->wrap() != (below ? columns : 0)) {
+    // Below, the entries fill rows of `columns`; beside, columns of as many rows as it takes
+    // (wrap 0: one column).
+    int items = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        items += legend->item(i) != nullptr;
+    const int rows = (items + columns - 1) / std::max(columns, 1);
+    const int wrap = below ? columns : (columns > 1 ? rows : 0);
+    if (moved || legend->wrap() != wrap) {
         legend->setColumnSpacing(int(12 * theme_.fontScale));
-        legend->setWrap(below ? columns : 0);
+        legend->setWrap(wrap);
         legend->setFillOrder(below ? QCPLayoutGrid::foColumnsFirst : QCPLayoutGrid::foRowsFirst,
                              true);
     }
+    legendColumns_ = columns;
     const bool shown = legend->visible();
     showElement(legendColumn_, shown && !below);
     showElement(legendRow_, shown && below);

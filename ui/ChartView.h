@@ -116,14 +116,16 @@ protected:
     /// plot). The default does nothing.
     virtual void afterLayout() {}
 
-    /// The layout grid below the title: (0, 0) main axis rect, (0, 1) the legend column. Views
-    /// may add rows (e.g. the timeseries band).
+    /// The layout grid below the title, beside the legend column: (0, 0) the main axis rect.
+    /// Views may add rows under it (e.g. the timeseries band); the legend beside spans them.
     QCPLayoutGrid* body() const { return body_; }
 
 private:
     void onMouseMove(QMouseEvent* event);
     /// Regenerates every axis' ticks once the layout is final (ticks are made before layout).
     void refitTicks();
+    /// The legend below the plot in rows of `columns` entries, or beside it in `columns`
+    /// columns.
     void placeLegend(bool below, int columns);
     /// The main plot's area (square pixels) with the legend placed so, laid out at `size` (the
     /// replot lays the chart out again for real).
@@ -140,6 +142,7 @@ private:
     QCPLayoutGrid* legendRow_ = nullptr;
     QCPTextElement* captionElement_ = nullptr;
     bool legendBelow_ = false;
+    int legendColumns_ = 1; ///< of the legend's entries, below or beside
     QString caption_;
     ChartTheme theme_;
     QString title_;

@@ -1,12 +1,14 @@
 #include "SensitivityPage.h"
 
-#include "Session.h"
 #include "SensitivityView.h"
+#include "Session.h"
 #include "explore/ExplorerModel.h"
 #include "explore/SensitivityRanking.h"
 
 #include <QCheckBox>
+#include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <exception>
 
 namespace concorde::ui {
@@ -21,7 +23,19 @@ SensitivityPage::SensitivityPage(Session& session, ExplorerBounds* bounds, QWidg
     allPrograms_ = new QCheckBox(tr("All programs (geometric mean)"), content);
     allPrograms_->setObjectName(QStringLiteral("sensitivity_all_programs"));
     layout->addWidget(allPrograms_);
-    layout->addWidget(view_, 1);
+    // Twenty rows need more height than a projector at 1024x768 leaves the chart: the chart
+    // then grows to show every name legibly and the page scrolls (largest effects on top).
+    auto* scroll = new QScrollArea(content);
+    scroll->setObjectName(QStringLiteral("sensitivity_scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(view_);
+    layout->addWidget(scroll, 1);
+    connect(view_, &SensitivityView::heightForEveryRowChanged, view_,
+            [this, least = view_->minimumHeight()](int height) {
+                view_->setMinimumHeight(std::max(height, least));
+            });
     setView(view_, content);
     connect(allPrograms_, &QCheckBox::toggled, this, [this] { refresh(); });
     // A click on a row opens that parameter's sweep.

@@ -16,6 +16,13 @@ constexpr double kUnlabelledPercent = 0.5;
 
 constexpr double kBarWidth = 0.36;
 
+/// The value labels' size relative to the row names'.
+constexpr double kValueFont = 0.8;
+
+/// The smallest size the row names shrink to, in points (16 pixels at 96 dpi): at 1024×768 on a
+/// projector, about as large as a slide's footnote.
+constexpr double kSmallestPointSize = 12.0;
+
 /// "−4.2 %" / "+3.0 %" / "±0.0 %" of a relative change.
 QString changeText(double change) {
     const double percent = change * 100.0;
@@ -59,7 +66,9 @@ void SensitivityView::setRanking(std::vector<ParameterSensitivity> ranking,
 }
 
 void SensitivityView::rebuild() {
-    QCPAxisRect* rect = resetPlot();
+    QCPAxisRect* rect = resetPlot(); // deletes the value labels
+    names_.clear();
+    valueLabels_.clear();
     plot()->setInteractions({});
     QCPAxis* rows = rect->axis(QCPAxis::atLeft);
     QCPAxis* change = rect->axis(QCPAxis::atBottom);
@@ -88,7 +97,7 @@ void SensitivityView::rebuild() {
         return;
     }
     QVector<double> lowerKeys, lowerValues, upperKeys, upperValues, keys;
-    QStringList names;
+    QStringList& names = names_;
     double largest = 0;
     for (int i = 0; i < n; ++i) {
         const ParameterSensitivity& s = ranking_[static_cast<std::size_t>(i)];
@@ -109,13 +118,6 @@ void SensitivityView::rebuild() {
     // One label per parameter row, centred on its pair of bars: a small gap keeps all twenty
     // on a 1024x768 screen (with the scale's gap every second name disappeared).
     rows->setTicker(sequenceTicker(rows, names, keys, kRowLabelGap));
-    // Room for the longest parameter label: the automatic margin follows the labels shown at
-    // the first layout, before the ticker has kept all of them.
-    const QFontMetrics metrics(rows->tickLabelFont());
-    int widest = 0;
-    for (const QString& name : names)
-        widest = std::max(widest, metrics.horizontalAdvance(name));
-    rect->setMinimumMargins(QMargins(widest + rows->tickLabelPadding() + 16, 0, 0, 0));
     rows->grid()->setVisible(false);
     rows->setSubTicks(false);
     rows->setRange(0.4, n + 0.6);
@@ -151,11 +153,64 @@ void SensitivityView::rebuild() {
             label->position->setCoords(percent, keyOf(i, n) + offset);
             label->setText(valueText(s.parameter, *value) + QStringLiteral(": ") +
                            changeText(up ? s.upperChange() : s.lowerChange()));
-            label->setFont(theme().font(0.8));
             label->setColor(theme().foreground);
+            valueLabels_ << label;
         }
     }
+    applyLabelScale();
     plot()->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void SensitivityView::applyLabelScale() {
+    QCPAxisRect* rect = plot()->axisRect();
+    QCPAxis* rows = rect->axis(QCPAxis::atLeft);
+    rows->setTickLabelFont(theme().font(labelScale_));
+    for (QCPItemText* label : valueLabels_)
+        label->setFont(theme().font(kValueFont * labelScale_));
+    // Room for the longest parameter label: the automatic margin follows the labels shown at
+    // the first layout, before the ticker has kept all of them.
+    const QFontMetrics metrics(rows->tickLabelFont());
+    int widest = 0;
+    for (const QString& name : names_)
+        widest = std::max(widest, metrics.horizontalAdvance(name));
+    rect->setMinimumMargins(QMargins(widest + rows->tickLabelPadding() + 16, 0, 0, 0));
+}
+
+double SensitivityView::smallestScale() const {
+    return std::min(1.0, kSmallestPointSize / theme().font(1.0).pointSizeF());
+}
+
+double SensitivityView::pitchAt(double scale) const {
+    // A name per row, with the ticker's gap; the two bars' values one above the other.
+    const QFontMetricsF names(theme().font(scale));
+    const QFontMetricsF values(theme().font(kValueFont * scale));
+    return std::max(names.height() * (1.0 + kRowLabelGap), 2.0 * values.height() + 2.0);
+}
+
+void SensitivityView::afterLayout() {
+    if (ranking_.empty())
+        return;
+    QCPAxisRect* rect = plot()->axisRect();
+    const double rows = rect->axis(QCPAxis::atLeft)->range().size(); // rows, with the margins
+    const double smallest = smallestScale();
+    const int needed =
+        plot()->viewport().height() - rect->height() + int(std::ceil(rows * pitchAt(smallest)));
+    if (needed != heightForEveryRow_) {
+        heightForEveryRow_ = needed;
+        emit heightForEveryRowChanged(needed);
+    }
+    double scale = 1.0;
+    while (scale > smallest && pitchAt(scale) * rows > rect->height())
+        scale = std::max(smallest, scale - 0.02);
+    if (scale == labelScale_)
+        return;
+    labelScale_ = scale;
+    applyLabelScale();
+    // The names' width moved the plot's left edge: lay out again, then thin the names for the
+    // final size (as ChartView does after each layout).
+    plot()->plotLayout()->update(QCPLayoutElement::upMargins);
+    plot()->plotLayout()->update(QCPLayoutElement::upLayout);
+    rect->update(QCPLayoutElement::upPreparation);
 }
 
 int SensitivityView::rowAt(const QPointF& pos) const {

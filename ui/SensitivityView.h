@@ -17,6 +17,11 @@ namespace concorde::ui {
 /// parameter has no step on one side (a grid end) has no bar there. A ChartView like the others
 /// (title, legend, theme, hover text, CSV). Clicking a row emits parameterActivated().
 ///
+/// Every row keeps its name: where the rows are too close for the theme's fonts (a projector
+/// font in a small window), the names and values shrink, down to a size still legible on a
+/// projector; below that, heightForEveryRow() is what the chart needs (the page scrolls) and a
+/// fixed-size export thins the names.
+///
 /// The plot is named "sensitivity_plot"; ranking() and dataTable() give the data as plotted.
 class SensitivityView : public ChartView {
     Q_OBJECT
@@ -37,23 +42,42 @@ public:
     ChartTable dataTable() const override;
     bool hasData() const override { return !ranking_.empty(); }
     QString hoverTextAt(const QPointF& pos) override;
+    /// The chart height at which every row has its name and values at the smallest legible
+    /// size (0 before the first layout).
+    int heightForEveryRow() const { return heightForEveryRow_; }
+    /// The font size of the row names and values relative to the theme's (1: unshrunk).
+    double labelScale() const { return labelScale_; }
 
 signals:
+    /// heightForEveryRow() changed.
+    void heightForEveryRowChanged(int height);
     /// The user clicked the row of a parameter (`parameter` is its ParamId as an int: the
     /// enum's size_t type has no QMetaType stream operators).
     void parameterActivated(int parameter);
 
 protected:
     void rebuild() override;
+    void afterLayout() override;
 
 private:
     int rowAt(const QPointF& pos) const;
+    /// Row names at `scale` of the theme's size, values a little smaller; the left margin
+    /// follows the longest name.
+    void applyLabelScale();
+    /// The distance between rows that their names and values need at `scale`, in pixels.
+    double pitchAt(double scale) const;
+    /// The smallest scale: kSmallestPointSize, or 1 for fonts already that small.
+    double smallestScale() const;
     void onMousePress(QMouseEvent* event);
 
     QCPBars* lower_ = nullptr;
     QCPBars* upper_ = nullptr;
     std::vector<ParameterSensitivity> ranking_;
     QString subject_;
+    QStringList names_;               ///< the row names, top to bottom
+    QList<QCPItemText*> valueLabels_; ///< the bars' value labels
+    double labelScale_ = 1.0;
+    int heightForEveryRow_ = 0;
 };
 
 } // namespace concorde::ui

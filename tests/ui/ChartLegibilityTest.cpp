@@ -6,6 +6,7 @@
 //   - axis labels, the title and the caption fit the chart's width;
 //   - the CDF's binding-resource label lies inside the plot.
 // Offscreen, on data made here.
+#include "../support/ChartChecks.h"
 #include "CdfView.h"
 #include "ChartTheme.h"
 #include "PhasesView.h"
@@ -22,6 +23,7 @@
 
 using namespace concorde;
 using namespace concorde::ui;
+using concorde::testing::tornadoOfEveryParameter;
 
 namespace {
 
@@ -71,7 +73,6 @@ double widest(const QString& text, const QFont& font) {
     return width;
 }
 
-/// Every check of the file header, on the view as currently laid out.
 /// A sweep of ROB over its ten grid values for 24 programs of made-up but plausible CPIs.
 ParameterSweep sweepOf24Programs() {
     ParameterSweep sweep;
@@ -94,27 +95,7 @@ ParameterSweep sweepOf24Programs() {
     return sweep;
 }
 
-/// Every parameter one step down and up, changes from -12 % to +9 %, sorted by size.
-std::vector<ParameterSensitivity> tornadoOfEveryParameter() {
-    std::vector<ParameterSensitivity> ranking;
-    int k = 0;
-    for (const ParameterSpec& spec : ParameterSpace::all()) {
-        ParameterSensitivity s;
-        s.parameter = spec.id;
-        s.value = 2;
-        s.cpi = 1.0;
-        s.lowerValue = 1;
-        s.lowerCpi = 1.0 + 0.09 / (1 + k);
-        if (k % 3 != 2) {
-            s.upperValue = 4;
-            s.upperCpi = 1.0 - 0.12 / (1 + k);
-        }
-        ranking.push_back(s);
-        ++k;
-    }
-    return ranking;
-}
-
+/// Every check of the file header, on the view as currently laid out.
 void verifyLegible(ChartView& view, const QString& what) {
     QCustomPlot* plot = view.plot();
     const QRect chart = plot->viewport();
@@ -190,11 +171,9 @@ void verifyLegible(ChartView& view, const QString& what) {
         for (QCPAxisRect* rect : rects)
             QVERIFY2(!legend->rect().intersects(rect->rect()),
                      qPrintable(what + ": legend covers the plot"));
-        // Every entry's text fits inside the legend box.
-        for (int i = 0; i < legend->itemCount(); ++i)
-            if (QCPAbstractLegendItem* item = legend->item(i))
-                QVERIFY2(box.contains(item->outerRect()),
-                         qPrintable(what + ": a legend entry is clipped"));
+        // Every entry fits inside the legend box at its full height, apart from the others.
+        const QString problem = testing::legendProblem(*plot);
+        QVERIFY2(problem.isEmpty(), qPrintable(what + ": " + problem));
     }
     if (!view.caption().isEmpty()) {
         QCPTextElement* caption = nullptr;
@@ -307,6 +286,20 @@ private slots:
         tornado.setRanking(tornadoOfEveryParameter(), QStringLiteral("gzip"));
         showAt(tornado, size, theme);
         verifyLegible(tornado, "sensitivity");
+    }
+
+    // The timeseries tab of a full-screen projector window at 1024x768 (a chart of 1020x490,
+    // the reference as data/default.sqlite gives it): its thirteen legend entries were squeezed
+    // beside a plot too short for them, each drawn over the next.
+    void timeseriesLegendInAProjectorWindow() {
+        TimeseriesView view;
+        view.setWindowSize(400);
+        view.setSeries(programSeries());
+        view.setReference(std::vector<float>(std::size_t(kRegions * kWindowsPerRegion), 0.7f),
+                          "64 of 64 regions, exact config.");
+        showAt(view, QSize(1020, 490), "projector");
+        QVERIFY(view.plot()->legend->itemCount() >= 13);
+        verifyLegible(view, "timeseries, projector window");
     }
 
     void regionLabelsThinRegularlyAndReturnWhenWide() {

@@ -1,10 +1,15 @@
 // The main window fits a 1024×768 and a 1280×800 screen (issue 23, "a window that fits the
 // room"): on every tab, in normal and in projector mode, its minimum size is within the screen's
 // free area and the window itself within the screen. The offscreen platform gets one screen of
-// the size in CONCORDE_TEST_SCREEN (default 1024x768; CTest runs this once per size).
+// the size in CONCORDE_TEST_SCREEN (default 1024x768; CTest runs this once per size). The
+// shown chart's legend is legible on every tab, and in projector mode the tornado names every
+// one of twenty parameters at a size a projector shows.
+#include "../support/ChartChecks.h"
 #include "../support/ExplorerTestSession.h"
 #include "../support/TinyExplorerDatabase.h"
+#include "ChartView.h"
 #include "MainWindow.h"
+#include "SensitivityView.h"
 #include "Session.h"
 #include "Theme.h"
 #include "ViewCatalog.h"
@@ -21,6 +26,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <memory>
+#include <qcustomplot.h>
 
 using namespace concorde;
 using concorde::ui::MainWindow;
@@ -32,6 +38,14 @@ namespace {
 int parametersWidth(const QMainWindow& window) {
     const auto* dock = window.findChild<QDockWidget*>(QStringLiteral("dock_parameters"));
     return dock && dock->isVisible() ? dock->minimumSizeHint().width() : 0;
+}
+
+/// The chart the window shows (nullptr on a tab without one).
+ui::ChartView* shownChart(const QMainWindow& window) {
+    for (ui::ChartView* view : window.findChildren<ui::ChartView*>())
+        if (view->isVisible())
+            return view;
+    return nullptr;
 }
 
 } // namespace
@@ -82,11 +96,53 @@ class WindowFitTest : public QObject {
                                             .arg(window.frameGeometry().height())
                                             .arg(window.frameGeometry().x())
                                             .arg(window.frameGeometry().y())));
+            if (ui::ChartView* chart = shownChart(window)) {
+                chart->plot()->replot();
+                const QString problem = testing::legendProblem(*chart->plot());
+                QVERIFY2(problem.isEmpty(), qPrintable(where + problem));
+            }
         }
+        if (projector)
+            checkTornadoNamesEveryParameter(window);
         if (projector) {
             window.findChild<QAction*>(QStringLiteral("action_projector"))->trigger();
             QTRY_VERIFY(!window.isFullScreen());
         }
+    }
+
+    /// The sensitivity tab with a ranking of all twenty parameters: each row has its name, in
+    /// at least 12 points, and no two value labels overlap (the chart scrolls if need be).
+    void checkTornadoNamesEveryParameter(MainWindow& window) {
+        QVERIFY(window.views().showView(QStringLiteral("sensitivity")));
+        auto* tornado = window.findChild<ui::SensitivityView*>();
+        QVERIFY(tornado);
+        tornado->setRanking(testing::tornadoOfEveryParameter(), QStringLiteral("gzip"));
+        for (int pass = 0; pass < 3; ++pass) { // the chart may grow once it knows its rows
+            QApplication::processEvents();
+            tornado->plot()->replot();
+        }
+        const QCPAxis* rows = tornado->plot()->axisRect()->axis(QCPAxis::atLeft);
+        const auto names = rows->tickVectorLabels();
+        QVERIFY2(names.size() == 20, qPrintable(QStringLiteral("%1 of 20 parameters named, chart "
+                                                               "%2 px high")
+                                                    .arg(names.size())
+                                                    .arg(tornado->height())));
+        QVERIFY2(rows->tickLabelFont().pointSizeF() >= 12.0 - 1e-9,
+                 qPrintable(QStringLiteral("parameter names in %1 pt")
+                                .arg(rows->tickLabelFont().pointSizeF())));
+        std::vector<QRectF> values;
+        for (int i = 0; i < tornado->plot()->itemCount(); ++i)
+            if (auto* text = qobject_cast<QCPItemText*>(tornado->plot()->item(i))) {
+                const QRectF box(text->topLeft->pixelPosition(),
+                                 text->bottomRight->pixelPosition());
+                for (const QRectF& other : values)
+                    QVERIFY2(!other.adjusted(1, 1, -1, -1).intersects(box),
+                             qPrintable(text->text() + QStringLiteral(" overlaps another value")));
+                values.push_back(box);
+            }
+        QVERIFY(values.size() >= 10);
+        const QString problem = testing::legendProblem(*tornado->plot());
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
 public:
