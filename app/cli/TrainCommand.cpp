@@ -78,6 +78,9 @@ void TrainCommand::declare(CLI::App& app) {
         ->type_name("KIND")
         ->check(CLI::IsMember({"direct", "bottleneck_anchored"}))
         ->capture_default_str();
+    app.add_flag("--first-member-centre", ensemble_.firstMemberCentre,
+                 "member 0 trains on every program and is the prediction; the bootstrapped "
+                 "members only set the band (default: the members' mean)");
     app.add_flag("--monotone", ensemble_.monotone,
                  "monotone networks: a larger resource or a lower bp_miss_pct never raises the "
                  "predicted CPI (sign-constrained weights, see docs/design.md)");

@@ -163,9 +163,9 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
                 p.log = p.log.empty() ? "" : "member " + std::to_string(k + 1) + ": " + p.log;
                 job.report(p);
             });
-        // Member 0 sees every program and is the ensemble's centre; the others' bootstraps
-        // give the spread (BandCalibration's first-member centre).
-        if (members == 1 || k == 0) {
+        // With a first-member centre, member 0 sees every program; the others' bootstraps give
+        // the spread.
+        if (members == 1 || (k == 0 && ensemble.firstMemberCentre)) {
             result.model.members[k] =
                 MlpTrainer(memberOptions).train(normalised, memberTargets, reports[k], memberJob);
             return;
@@ -192,8 +192,9 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
                 perSample[j].push_back(all(k, static_cast<Eigen::Index>(j)));
             simulated[j] = testSamples[j].cpi;
         }
-        result.model.band = BandCalibration::fit(perSample, simulated, ensemble.bandCoverage,
-                                                 BandCalibration::kDefaultFloor, true);
+        result.model.band =
+            BandCalibration::fit(perSample, simulated, ensemble.bandCoverage,
+                                 BandCalibration::kDefaultFloor, ensemble.firstMemberCentre);
     }
 
     result.test = evaluate(result.model, testSamples);
@@ -207,7 +208,9 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     }
     m["ensemble"] = {{"members", members},
                      {"output", CpiModel::outputName(ensemble.output)},
-                     {"bootstrap", members > 1 ? "programs (member 0: all, the centre)" : "none"},
+                     {"bootstrap", members == 1                 ? "none"
+                                   : ensemble.firstMemberCentre ? "programs (member 0: all, the centre)"
+                                                                : "programs"},
                      {"monotone", ensemble.monotone},
                      {"band", result.model.band.toJson()}};
     m["training"]["hidden"] = options.hidden;

@@ -25,12 +25,15 @@ public:
     };
     /// How many networks, what they predict, and the band they carry.
     struct EnsembleOptions {
-        /// Members. With several, member 0 trains on every program and is the prediction; each
-        /// other trains on a bootstrap of the training programs (programs drawn with
-        /// replacement, all their samples with them) with its own seed, so that their
+        /// Members. With several, each trains on a bootstrap of the training programs (programs
+        /// drawn with replacement, all their samples with them) with its own seed, so that their
         /// disagreement, which sets the band, reflects how much the answer depends on which
-        /// programs were seen.
+        /// programs were seen. The prediction is their mean.
         int members = 1;
+        /// Instead, member 0 trains on every program and is the prediction (the others still
+        /// set the band). Measured in docs/design.md §8: more accurate on unseen regions, less
+        /// monotone; the shipped model uses the mean.
+        bool firstMemberCentre = false;
         CpiOutput output = CpiOutput::Direct;
         /// Monotone networks (MonotoneConstraints): a larger resource never raises the CPI.
         bool monotone = false;
