@@ -5,7 +5,9 @@
 #include "Session.h"
 #include "Theme.h"
 
+#include <QScrollArea>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace concorde::ui {
 
@@ -15,7 +17,19 @@ OverviewPage::OverviewPage(Session& session, QWidget* parent)
     view_ = new OverviewView(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(view_);
+    // Forty-seven programs need more height than most windows leave the chart: the chart then
+    // grows until every program is named, and the page scrolls.
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("overview_scroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(view_);
+    layout->addWidget(scroll);
+    connect(view_, &OverviewView::heightForEveryRowChanged, view_,
+            [this, least = view_->minimumHeight()](int height) {
+                view_->setMinimumHeight(std::max(height, least));
+            });
     connect(&session_, &Session::predictionReady, view_, &OverviewView::setPrediction);
     connect(view_, &OverviewView::programActivated, &session_, &Session::setProgram);
     connect(&session_.theme(), &Theme::changed, this, &OverviewPage::applyTheme);

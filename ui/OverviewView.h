@@ -49,10 +49,15 @@ public:
     bool hasData() const override { return !rows_.isEmpty(); }
     /// The program's CPIs and change for the row under `pos` (empty outside the rows).
     QString hoverTextAt(const QPointF& pos) override;
+    /// The height at which every row has room for its program's name (0 before the first
+    /// layout). With dozens of programs a window is shorter: the page then scrolls.
+    int heightForEveryRow() const { return heightForEveryRow_; }
 
 signals:
     /// The user clicked the row of `program`.
     void programActivated(const QString& program);
+    /// heightForEveryRow() changed.
+    void heightForEveryRowChanged(int height);
 
 protected:
     void rebuild() override;
@@ -71,6 +76,7 @@ private:
     QVector<QPair<QCPItemText*, double>> valueLabels_;
     QCPItemRect* selectedBand_ = nullptr;
     double largest_ = 0;
+    int heightForEveryRow_ = 0;
 };
 
 } // namespace concorde::ui

@@ -8,6 +8,8 @@
 // Offscreen, on data made here.
 #include "../support/ChartChecks.h"
 #include "CdfView.h"
+#include "OverviewView.h"
+#include "explore/ExplorerPrediction.h"
 #include "ChartTheme.h"
 #include "PhasesView.h"
 #include "SensitivityView.h"
@@ -16,6 +18,7 @@
 #include "explore/BoundResources.h"
 #include "params/ParameterSpace.h"
 
+#include <QApplication>
 #include <QFontMetricsF>
 #include <QtTest>
 #include <cmath>
@@ -300,6 +303,35 @@ private slots:
         showAt(view, QSize(1020, 490), "projector");
         QVERIFY(view.plot()->legend->itemCount() >= 13);
         verifyLegible(view, "timeseries, projector window");
+    }
+
+    // The shipped database has 47 programs. At 500 px the ticker kept every other name (seen in
+    // a screenshot at 1280x800); the overview now asks for the height at which every program is
+    // named (its page scrolls), and at that height every one is.
+    void overviewNamesEveryOneOf47Programs() {
+        auto prediction = std::make_shared<ExplorerPrediction>();
+        for (int p = 0; p < 47; ++p) {
+            prediction->programs.push_back("program-" + std::to_string(p));
+            prediction->targetCpi.push_back(0.4 + 0.03 * p);
+            prediction->baselineCpi.push_back(0.7 + 0.05 * p);
+        }
+        OverviewView view;
+        view.resize(900, 500);
+        view.show();
+        view.setPrediction(prediction);
+        for (int pass = 0; pass < 3; ++pass) {
+            QApplication::processEvents();
+            view.plot()->replot();
+        }
+        const QCPAxis* names = view.plot()->axisRect()->axis(QCPAxis::atLeft);
+        QVERIFY2(names->tickVectorLabels().size() < 47, "47 names fit 500 px: the test lost its point");
+        QVERIFY2(view.heightForEveryRow() > 500, qPrintable(QString::number(view.heightForEveryRow())));
+        view.resize(900, view.heightForEveryRow());
+        for (int pass = 0; pass < 3; ++pass) {
+            QApplication::processEvents();
+            view.plot()->replot();
+        }
+        QCOMPARE(names->tickVectorLabels().size(), 47);
     }
 
     void regionLabelsThinRegularlyAndReturnWhenWide() {
