@@ -95,7 +95,7 @@ private slots:
         for (const auto& p : MonotonicityCheck::checkedParameters())
             gridPoints += shipped_->grid().size(p.id);
         const std::size_t regions = shipped_->regions().size();
-        QCOMPARE(regions, std::size_t(96));
+        QVERIFY(regions >= 96); // the shipped database's 130 (96 before issue 17's rebuild)
         QCOMPARE(result.regions, regions);
         QCOMPARE(result.programs, shipped_->programs().size());
         QCOMPARE(result.evaluations, regions * options.bases * gridPoints);
@@ -153,7 +153,8 @@ private slots:
         options.programs = {"gzip", "python"};
         options.tolerance = 0.0;
         const auto strict = MonotonicityCheck::run(*shipped_, options);
-        QCOMPARE(strict.regions, std::size_t(16));
+        QCOMPARE(strict.regions,
+                 shipped_->regionsOf("gzip").size() + shipped_->regionsOf("python").size());
         QCOMPARE(strict.programs, std::size_t(2));
         options.tolerance = 0.005;
         const auto loose = MonotonicityCheck::run(*shipped_, options);
