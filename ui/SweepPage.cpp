@@ -67,7 +67,8 @@ void SweepPage::refresh() {
         it == programs.end() ? std::nullopt
                              : std::optional<std::size_t>(std::size_t(it - programs.begin()));
     try {
-        view_->setSweep(ParameterSweep::compute(*explorer, session().config(), parameter),
+        view_->setSweep(ParameterSweep::compute(*explorer, session().config(), parameter,
+                                                session().program().toStdString()),
                         selected);
         setTitle(tr("Sweep of %1 for every program, %2 highlighted; the dashed line is the "
                     "geometric mean")

@@ -74,6 +74,28 @@ void SweepView::rebuild() {
             low = std::min(low, cpi);
             high = std::max(high, cpi);
         }
+    // The selected program's band, if the model has one, under every curve.
+    const bool banded = selected_ && sweep_.bandProgram == sweep_.programs[*selected_] &&
+                        sweep_.bandLow.size() == static_cast<std::size_t>(n) &&
+                        sweep_.bandHigh.size() == static_cast<std::size_t>(n);
+    if (banded) {
+        auto* lower = plot()->addGraph(x, y);
+        lower->setData(keys, QVector<double>(sweep_.bandLow.begin(), sweep_.bandLow.end()), true);
+        lower->setPen(Qt::NoPen);
+        lower->removeFromLegend();
+        auto* upper = plot()->addGraph(x, y);
+        upper->setObjectName(QStringLiteral("sweep_band"));
+        upper->setData(keys, QVector<double>(sweep_.bandHigh.begin(), sweep_.bandHigh.end()),
+                       true);
+        upper->setPen(Qt::NoPen);
+        upper->setBrush(theme().tint(theme().target, 0.25));
+        upper->setChannelFillGraph(lower);
+        upper->setName(tr("band of %1").arg(QString::fromStdString(sweep_.bandProgram)));
+        for (std::size_t v = 0; v < sweep_.bandLow.size(); ++v) {
+            low = std::min(low, sweep_.bandLow[v]);
+            high = std::max(high, sweep_.bandHigh[v]);
+        }
+    }
     // The other programs first (underneath), dimmed, one legend entry for all of them.
     const double thin = std::max(1.0, theme().lineWidth * 0.7);
     bool othersInLegend = false;

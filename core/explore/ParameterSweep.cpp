@@ -23,7 +23,7 @@ double ParameterSweep::programOrMean(std::span<const double> cpis,
 }
 
 ParameterSweep ParameterSweep::compute(const ExplorerModel& model, const CoreConfig& config,
-                                       ParamId parameter) {
+                                       ParamId parameter, const std::string& bandProgram) {
     ParameterSweep sweep;
     sweep.parameter = parameter;
     sweep.values = model.grid().values(parameter);
@@ -31,9 +31,19 @@ ParameterSweep ParameterSweep::compute(const ExplorerModel& model, const CoreCon
     const CoreConfig base = model.snap(config);
     const auto at = std::find(sweep.values.begin(), sweep.values.end(), base.value(parameter));
     sweep.current = static_cast<std::size_t>(at - sweep.values.begin()); // snapped: on the grid
-    sweep.cpi = model.programCpis(configurations(model.grid(), base, parameter));
+    const std::vector<CoreConfig> configs = configurations(model.grid(), base, parameter);
+    sweep.cpi = model.programCpis(configs);
     for (const auto& row : sweep.cpi)
         sweep.geometricMeanCpi.push_back(geometricMean(row));
+    if (!bandProgram.empty() && model.model().band.calibrated() &&
+        model.hasProgram(bandProgram)) {
+        sweep.bandProgram = bandProgram;
+        for (const CoreConfig& c : configs) {
+            const CpiBand band = model.predictor().programBand(bandProgram, c);
+            sweep.bandLow.push_back(band.low);
+            sweep.bandHigh.push_back(band.high);
+        }
+    }
     return sweep;
 }
 

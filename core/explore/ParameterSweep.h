@@ -23,10 +23,16 @@ struct ParameterSweep {
     std::vector<std::string> programs; ///< the model's programs, in its order
     std::vector<std::vector<double>> cpi; ///< cpi[v][p]: program p at values[v]
     std::vector<double> geometricMeanCpi; ///< per value, over the programs
+    /// The band of program `bandProgram` at each value (an ensemble model's); empty when the
+    /// model carries no band or no program was asked for.
+    std::string bandProgram;
+    std::vector<double> bandLow;
+    std::vector<double> bandHigh;
 
-    /// Sweeps `parameter` of `config` (snapped to the model's grid) over the grid.
+    /// Sweeps `parameter` of `config` (snapped to the model's grid) over the grid; with
+    /// `bandProgram`, also that program's band.
     static ParameterSweep compute(const ExplorerModel& model, const CoreConfig& config,
-                                  ParamId parameter);
+                                  ParamId parameter, const std::string& bandProgram = {});
     /// The configurations compute() predicts: `onGrid` (on `grid`) with `parameter` at each of
     /// its grid values, ascending. What a one-shot export precomputes for a sweep.
     static std::vector<CoreConfig> configurations(const ParameterGrid& grid,

@@ -190,6 +190,17 @@ private slots:
         QCOMPARE(band.low, p.selectedCpiLow);
         QCOMPARE(band.high, p.selectedCpiHigh);
         QVERIFY(p.selectedOodScore > 1);
+        // The sweep carries the selected program's band at every grid value.
+        const ParameterSweep sweep = ParameterSweep::compute(explorer, target, ParamId::Rob, "beta");
+        QCOMPARE(sweep.bandProgram, std::string("beta"));
+        QCOMPARE(sweep.bandLow.size(), sweep.values.size());
+        for (std::size_t v = 0; v < sweep.values.size(); ++v) {
+            QVERIFY(sweep.bandLow[v] < sweep.cpi[v][1] && sweep.cpi[v][1] < sweep.bandHigh[v]);
+            CoreConfig at = target;
+            at.set(ParamId::Rob, sweep.values[v]);
+            QCOMPARE(sweep.bandHigh[v], explorer.predictor().programBand("beta", at).high);
+        }
+        QVERIFY(ParameterSweep::compute(explorer, target, ParamId::Rob).bandLow.empty());
         QCOMPARE(explorer.programOodScores().size(), explorer.programs().size());
         QCOMPARE(explorer.programOodScores()[1], p.selectedOodScore);
         // The shipped single model of the tiny database: no band, no score.

@@ -334,6 +334,38 @@ private slots:
         QCOMPARE(names->tickVectorLabels().size(), 47);
     }
 
+    // An ensemble's band around the selected program's curve: one filled area between its low
+    // and high ends, one legend entry, and the axis holds the whole band.
+    void sweepDrawsTheSelectedProgramsBand() {
+        ParameterSweep sweep = sweepOf24Programs();
+        sweep.bandProgram = sweep.programs[3];
+        for (std::size_t v = 0; v < sweep.values.size(); ++v) {
+            sweep.bandLow.push_back(sweep.cpi[v][3] * 0.8);
+            sweep.bandHigh.push_back(sweep.cpi[v][3] * 1.3);
+        }
+        SweepView view;
+        view.setSweep(sweep, std::size_t(3));
+        showAt(view, QSize(900, 600), "light");
+        QCPGraph* band = nullptr;
+        for (int g = 0; g < view.plot()->graphCount(); ++g)
+            if (view.plot()->graph(g)->objectName() == QStringLiteral("sweep_band"))
+                band = view.plot()->graph(g);
+        QVERIFY(band);
+        QVERIFY(band->channelFillGraph());
+        QCOMPARE(band->data()->size(), int(sweep.values.size()));
+        QVERIFY(view.plot()->legend->hasItemWithPlottable(band));
+        QVERIFY(!view.plot()->legend->hasItemWithPlottable(band->channelFillGraph()));
+        const QCPRange range = view.plot()->axisRect()->axis(QCPAxis::atLeft)->range();
+        for (std::size_t v = 0; v < sweep.values.size(); ++v)
+            QVERIFY(range.contains(sweep.bandHigh[v]) && range.contains(sweep.bandLow[v]));
+        verifyLegible(view, "sweep with band");
+        // Another program selected: no band drawn.
+        view.setSweep(sweep, std::size_t(4));
+        showAt(view, QSize(900, 600), "light");
+        for (int g = 0; g < view.plot()->graphCount(); ++g)
+            QVERIFY(view.plot()->graph(g)->objectName() != QStringLiteral("sweep_band"));
+    }
+
     void regionLabelsThinRegularlyAndReturnWhenWide() {
         TimeseriesView view;
         view.setWindowSize(400);
