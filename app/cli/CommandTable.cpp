@@ -10,6 +10,7 @@
 #include "ImportChampSimCommand.h"
 #include "InfoCommand.h"
 #include "LabelCommand.h"
+#include "MergeDatasetCommand.h"
 #include "MergeDbCommand.h"
 #include "MicrobenchCommand.h"
 #include "MigrateDbCommand.h"
@@ -41,6 +42,7 @@ std::vector<std::unique_ptr<Command>> makeAllCommands() {
     commands.push_back(std::make_unique<ShapleyCommand>());
     commands.push_back(std::make_unique<PhasesCommand>());
     commands.push_back(std::make_unique<MergeDbCommand>());
+    commands.push_back(std::make_unique<MergeDatasetCommand>());
     commands.push_back(std::make_unique<ValidateDbCommand>());
     commands.push_back(std::make_unique<MigrateDbCommand>());
     commands.push_back(std::make_unique<ImportChampSimCommand>());

@@ -5,6 +5,7 @@
 #include "common/ConcordeError.h"
 #include "pipeline/DatasetBuilder.h"
 #include "store/GridDescription.h"
+#include "store/Shard.h"
 
 #include <CLI/CLI.hpp>
 #include <iomanip>
@@ -23,7 +24,10 @@ std::string DatasetCommand::description() const {
            "Splits: samples of --hold-out programs are 'held_out' and never trained on; regions\n"
            "3, 11, 19... of the other programs are 'test' (never trained on); the rest 'train'.\n\n"
            "Parallel over regions and samples; resumable: samples are written region by region,\n"
-           "and running the same command again (or with a larger N) adds only missing draws.\n";
+           "and running the same command again (or with a larger N) adds only missing draws.\n\n"
+           "Sharded (--shard I/N, e.g. a Slurm job array): each shard draws the same plan and\n"
+           "keeps the draws on its regions; `concorde merge-dataset` joins the N files into the\n"
+           "file one unsharded run writes.\n";
 }
 
 void DatasetCommand::declare(CLI::App& app) {
@@ -69,6 +73,9 @@ void DatasetCommand::declare(CLI::App& app) {
                    "the same draws (only features are recomputed, e.g. after a feature layout "
                    "change)")
         ->type_name("D");
+    addShardOption(app, options_.shard,
+                   "only the draws on regions whose position in the inputs % N == I; merge the "
+                   "shards' files with `concorde merge-dataset`");
 }
 
 int DatasetCommand::run(std::ostream& out, std::ostream& err) {
@@ -94,8 +101,11 @@ int DatasetCommand::run(std::ostream& out, std::ostream& err) {
             << " removed and drawn again (first: " << summary.firstRemovedProblem << ")\n";
     out << "dataset:    " << output_ << "\n"
         << "samples:    " << summary.written << " drawn, " << summary.existing
-        << " already present, " << summary.total << " in the file\n"
-        << "regions:    " << summary.regions << " sampled this run\n"
+        << " already present, " << summary.total << " in the file\n";
+    if (!options_.shard.all())
+        out << "shard:      " << options_.shard.toString() << ", " << summary.drawsInShard << " of "
+            << options_.samples << " draws\n";
+    out << "regions:    " << summary.regions << " sampled this run\n"
         << "time:       " << std::fixed << std::setprecision(1) << summary.seconds << " s\n";
     return 0;
 }

@@ -8,8 +8,8 @@
 namespace concorde::cli {
 
 /// `concorde dataset (--db DB | --traces T...) --samples N --out FILE [--seed S] [--jobs N]
-/// [--hold-out P...]`: random (region, configuration) samples with features and reference CPI
-/// labels (DatasetBuilder).
+/// [--hold-out P...] [--shard I/N]`: random (region, configuration) samples with features and
+/// reference CPI labels (DatasetBuilder).
 class DatasetCommand : public Command {
 public:
     std::string name() const override { return "dataset"; }

@@ -100,15 +100,21 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
         summary.firstRemovedProblem = removed.front().problem;
     for (std::size_t i = 0; i < options.samples; ++i) {
         const auto id = static_cast<std::int64_t>(i);
+        // The region first: it decides the shard, and depends only on the seed and the draw.
+        const double u = SplitMix64::unit(SplitMix64::hash(options.seed, i, 0x5a3d1e)) * total;
+        const std::size_t r = std::min(
+            static_cast<std::size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) -
+                                     cumulative.begin()),
+            regions.size() - 1);
+        if (!options.shard.contains(r))
+            continue;
+        ++summary.drawsInShard;
         if (existing.contains(id)) {
             ++summary.existing;
             continue;
         }
-        const double u = SplitMix64::unit(SplitMix64::hash(options.seed, i, 0x5a3d1e)) * total;
-        const std::size_t r = static_cast<std::size_t>(
-            std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
-        const RegionInput& region = regions[std::min(r, regions.size() - 1)];
-        auto& w = work[std::min(r, regions.size() - 1)];
+        const RegionInput& region = regions[r];
+        auto& w = work[r];
         w.region = &region;
         const bool balanced =
             SplitMix64::unit(SplitMix64::hash(options.seed, i, 0xba1a)) < options.balancedFraction;
@@ -278,6 +284,8 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
                               {"window", settings.windowSize}};
     if (options.balancedFraction > 0) // absent when 0, as in files drawn before the option
         sources["balanced"] = options.balancedFraction;
+    if (!options.shard.all()) // absent without a shard: the one-machine file's sources
+        sources["shard"] = options.shard.toString();
     return run(regions, settings.grid, sources.dump(), output, options, job);
 }
 
@@ -327,6 +335,8 @@ DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesy
     nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
     if (options.balancedFraction > 0)
         sources["balanced"] = options.balancedFraction;
+    if (!options.shard.all())
+        sources["shard"] = options.shard.toString();
     return run(regions, grid, sources.dump(), output, options, job);
 }
 

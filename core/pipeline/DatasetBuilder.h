@@ -4,6 +4,7 @@
 #include "common/JobControl.h"
 #include "params/CoreConfig.h"
 #include "params/MethodConstants.h"
+#include "store/Shard.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -26,6 +27,11 @@ namespace concorde {
 /// Splits: samples of the hold-out programs are "held_out" and never trained on; of the other
 /// programs, every region whose index is 3 mod 8 (two of sixteen, spread over the run) is "test"
 /// (regions the model never sees in training); the rest is "train".
+///
+/// Sharding (`--shard I/N`): a shard keeps the draws of the plan that fall on regions whose
+/// position in the input list (all regions of all inputs, in order) is I mod N, so each region's
+/// series are computed by one shard only, and the N shards together hold exactly the one-machine
+/// file's rows. A shard's file records "shard": "I/N" in its sources; DatasetMerger joins them.
 class DatasetBuilder {
 public:
     struct Options {
@@ -43,6 +49,8 @@ public:
         /// parameters. Independent draws rarely make every resource large or small at once, so a
         /// model trained on them alone extrapolates at presets like `big`.
         double balancedFraction = 0;
+        /// Only the draws on regions whose input position % N == I (the default: every draw).
+        Shard shard;
     };
     struct Summary {
         std::size_t written = 0;
@@ -52,7 +60,8 @@ public:
         std::size_t removed = 0;
         std::string firstRemovedProblem;
         std::size_t regions = 0;
-        std::size_t total = 0; ///< samples in the file afterwards
+        std::size_t drawsInShard = 0; ///< draws of the plan this shard owns (all without one)
+        std::size_t total = 0;        ///< samples in the file afterwards
         double seconds = 0;
     };
 
