@@ -1,8 +1,8 @@
 #include "SessionFile.h"
 
 #include "Session.h"
+#include "SessionFileDocument.h"
 #include "Theme.h"
-#include "common/JsonFields.h"
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
 
@@ -14,8 +14,6 @@
 
 namespace concorde::ui {
 namespace {
-
-constexpr const char* kFormat = "concorde-explorer-session";
 
 std::string str(const QString& text) {
     return text.toStdString();
@@ -97,67 +95,32 @@ bool SessionFile::apply(Session& session, const nlohmann::json& document, const 
             *message = why;
         return false;
     };
-    // Read and check everything first: a bad file changes nothing, and a field of the wrong
-    // type is a message naming it, never an exception out of the event loop.
-    CoreConfig config = session.config();
-    CoreConfig baseline = session.baseline();
+    // Read and check everything first: a bad file changes nothing.
+    const std::optional<SessionFileDocument> read =
+        SessionFileDocument::read(document, context, session.config(), session.baseline(), message);
+    if (!read)
+        return false;
     std::optional<Theme::Scheme> scheme;
-    std::optional<bool> projector;
-    QString program, view, written;
-    std::optional<ParamId> swept;
-    try {
-        const JsonFields fields(document, str(context));
-        if (!fields.has("format") || !fields.value("format").is_string() ||
-            fields.string("format") != kFormat)
-            return fail(QObject::tr("%1 is not a Concorde Explorer session file (no \"format\": "
-                                    "\"%2\")")
-                            .arg(context, QLatin1String(kFormat)));
-        if (fields.integer("version") > kVersion)
-            return fail(QObject::tr("%1 has session format version %2; this version reads up to %3")
-                            .arg(context)
-                            .arg(fields.integer("version"))
-                            .arg(kVersion));
-        if (fields.has("config"))
-            config = CoreConfig::fromJson(fields.value("config"), false, fields.where("config"));
-        if (fields.has("baseline"))
-            baseline =
-                CoreConfig::fromJson(fields.value("baseline"), false, fields.where("baseline"));
-        if (const auto theme = fields.optionalObject("theme")) {
-            if (theme->has("scheme")) {
-                const QString name = qs(theme->string("scheme"));
-                scheme = Theme::schemeFromName(name);
-                if (!scheme)
-                    return fail(
-                        QObject::tr("%1: unknown theme \"%2\" (light or dark)").arg(context, name));
-            }
-            if (theme->has("projector"))
-                projector = theme->boolean("projector");
-        }
-        program = qs(fields.string("program", std::string()));
-        view = qs(fields.string("view", std::string()));
-        written = qs(fields.string("database", std::string()));
-        if (fields.has("sweep_parameter")) {
-            const std::string key = fields.string("sweep_parameter");
-            swept = ParameterSpace::find(key);
-            if (!swept)
-                return fail(QObject::tr("%1: unknown sweep_parameter \"%2\"")
-                                .arg(context, QString::fromStdString(key)));
-        }
-    } catch (const std::exception& e) {
-        return fail(QString::fromStdString(e.what()));
+    if (read->scheme) {
+        scheme = Theme::schemeFromName(*read->scheme);
+        if (!scheme)
+            return fail(QObject::tr("%1: unknown theme \"%2\" (light or dark)")
+                            .arg(context, *read->scheme));
     }
 
     if (scheme)
         session.theme().setScheme(*scheme);
-    if (projector)
-        session.theme().setProjector(*projector);
-    session.setConfig(config);
-    session.setBaseline(baseline);
-    if (!view.isEmpty())
-        session.setView(view);
-    if (swept)
-        session.setSweptParameter(*swept);
+    if (read->projector)
+        session.theme().setProjector(*read->projector);
+    session.setConfig(read->config);
+    session.setBaseline(read->baseline);
+    if (!read->view.isEmpty())
+        session.setView(read->view);
+    if (read->sweptParameter)
+        session.setSweptParameter(*read->sweptParameter);
 
+    const QString& written = read->database;
+    const QString& program = read->program;
     const QString database = resolveDatabase(written, baseDirectory);
     if (!written.isEmpty() && database.isEmpty()) {
         if (message)

@@ -20,6 +20,7 @@ class Session;
 class SessionFile {
 public:
     static constexpr int kVersion = 1;
+    static constexpr const char* kFormat = "concorde-explorer-session";
 
     static nlohmann::json toJson(const Session& session);
     /// Writes the session atomically; returns false with the reason in `error`.

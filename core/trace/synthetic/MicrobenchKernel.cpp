@@ -31,7 +31,8 @@ std::string shellQuoted(const std::string& text) {
 
 KernelParams MicrobenchKernel::resolve(const std::map<std::string, std::string>& values) const {
     const auto declared = parameters();
-    for (const auto& [key, value] : values) {
+    for (const auto& entry : values) {
+        const std::string& key = entry.first; // clang 14 cannot capture a structured binding
         const bool known = std::any_of(declared.begin(), declared.end(),
                                        [&](const KernelParameter& p) { return p.key == key; });
         if (!known) {
