@@ -30,6 +30,8 @@ fail() {
 }
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (it starts munged, slurmctld and slurmd)"
+# Everything must be over well before CTest's TIMEOUT (900 s), whose kill would skip the cleanup.
+deadline=$((SECONDS + 600))
 [ -x "$concorde" ] || fail "$concorde is missing; build the concorde target first"
 if ! command -v slurmctld >/dev/null || ! command -v slurmd >/dev/null ||
   ! command -v munged >/dev/null || ! command -v sqlite3 >/dev/null; then
@@ -67,6 +69,7 @@ stop_daemons() {
       sleep 0.2
     done
     kill -KILL "$pid" 2>/dev/null
+    rm -f "$pidfile"
   done
   if [ $status -ne 0 ]; then
     for log in "$work"/log/*.log "$work"/job/concorde-*.log; do
@@ -84,6 +87,18 @@ stop_daemons() {
 }
 trap stop_daemons EXIT
 trap 'exit 130' INT TERM
+# If this script is killed outright (SIGKILL skips the trap), a detached guard stops the daemons
+# and removes the directory once the script's process is gone. The trap removes the pid files of
+# the daemons it stopped, so the guard never signals a reused pid.
+setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 2; done
+  [ -d "$2" ] || exit 0
+  for name in slurmd slurmctld munged; do
+    f="$2/run/$name.pid"
+    [ -f "$f" ] && [ "$(cat "/proc/$(cat "$f")/comm" 2>/dev/null)" = "$name" ] &&
+      kill -TERM "$(cat "$f")"
+  done
+  sleep 5
+  [ "$3" = 1 ] || rm -rf "$2"' guard $$ "$work" "${KEEP:-0}" </dev/null >/dev/null 2>&1 &
 
 # Two free TCP ports for slurmctld and slurmd.
 port_in_use() {
@@ -175,12 +190,12 @@ mkdir -p "$XDG_CONFIG_HOME"
 seconds() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 t0=$(seconds)
-"$concorde" build-db --out "$work/ref/ref.sqlite" --grid "$grid" --jobs "$cpus" "${traces[@]}" \
+timeout 300 "$concorde" build-db --out "$work/ref/ref.sqlite" --grid "$grid" --jobs "$cpus" "${traces[@]}" \
   >"$work/log/ref.log" 2>&1
 t1=$(seconds)
-"$concorde" label --db "$work/ref/ref.sqlite" --jobs "$cpus" "${label_args[@]}" >>"$work/log/ref.log" 2>&1
+timeout 300 "$concorde" label --db "$work/ref/ref.sqlite" --jobs "$cpus" "${label_args[@]}" >>"$work/log/ref.log" 2>&1
 t2=$(seconds)
-"$concorde" dataset --db "$work/ref/ref.sqlite" --out "$work/ref/ref.dataset" --jobs "$cpus" \
+timeout 300 "$concorde" dataset --db "$work/ref/ref.sqlite" --out "$work/ref/ref.dataset" --jobs "$cpus" \
   "${dataset_args[@]}" >>"$work/log/ref.log" 2>&1
 t3=$(seconds)
 say "one machine: build-db $(elapsed "$t0" "$t1") s, label $(elapsed "$t1" "$t2") s, dataset $(elapsed "$t2" "$t3") s"
@@ -201,13 +216,17 @@ merge_dataset_job=$(sbatch --parsable --dependency=afterok:"$dataset_job" "$clus
 
 # Waits until none of the given jobs is pending or running (their records stay for MinJobAge).
 wait_jobs() {
-  local deadline=$((SECONDS + 900)) ids
+  local ids
   ids=$(
     IFS=,
     echo "$*"
   )
   while [ -n "$(squeue -h -j "$ids" -t PD,R,CG,CF -o %i 2>/dev/null)" ]; do
-    [ $SECONDS -lt $deadline ] || fail "jobs $ids still running after 15 minutes"
+    [ $SECONDS -lt $deadline ] || fail "jobs $ids still running at the test's deadline"
+    # A stage that failed leaves the next one pending for ever.
+    if squeue -h -j "$ids" -t PD -o %r 2>/dev/null | grep -q DependencyNeverSatisfied; then
+      fail "a job failed, so its dependants can never start: $(squeue -h -j "$ids" -o '%i %T %r' | xargs)"
+    fi
     sleep 2
   done
 }
@@ -306,9 +325,8 @@ resubmit() {
     --db "$all_db" "${dataset_args[@]}"
 }
 stopped_job=$(resubmit)
-deadline=$((SECONDS + 300))
 until [ "$(sqlite3 -readonly "$shard" "SELECT count(*) FROM samples" 2>/dev/null || echo 0)" -gt 0 ]; do
-  [ $SECONDS -lt $deadline ] || fail "the resubmitted task wrote nothing in 5 minutes"
+  [ $SECONDS -lt $deadline ] || fail "the resubmitted task wrote nothing by the test's deadline"
   sleep 0.1
 done
 scancel --batch --signal=TERM "$stopped_job" 2>/dev/null || true
