@@ -2,6 +2,9 @@
 
 #include "common/ConcordeError.h"
 
+#include <algorithm>
+#include <string>
+
 namespace concorde {
 
 FunctionalWarmupSink::FunctionalWarmupSink(RecordSink& downstream, std::uint64_t detailedWarmup,
@@ -35,6 +38,25 @@ void FunctionalWarmupSink::append(const TraceRecord& record) {
         return;
     }
     downstream_.append(record);
+}
+
+void FunctionalWarmupSink::appendFunctional(std::span<const FunctionalRecord> records,
+                                            std::span<const MemoryAccess> accesses) {
+    if (records.size() > remaining_)
+        throw runtimeFailure("internal error: " + std::to_string(records.size()) +
+                             " functional records handed over where " + std::to_string(remaining_) +
+                             " were wanted");
+    // As append() would: a record trains the predictor's tagged tables once at most
+    // kPredictorWarmup functional records are left, counting itself.
+    const std::uint64_t untrained =
+        remaining_ > kPredictorWarmup
+            ? std::min<std::uint64_t>(records.size(), remaining_ - kPredictorWarmup)
+            : 0;
+    builder_->observe(records, accesses, static_cast<std::size_t>(untrained));
+    functionalRecords_ += records.size();
+    remaining_ -= records.size();
+    if (remaining_ == 0 && !records.empty())
+        passWarmState();
 }
 
 void FunctionalWarmupSink::setBasicBlockVector(

@@ -37,6 +37,11 @@ public:
 
     void beginRegion(std::uint64_t programStart, std::uint64_t warmup) override;
     void append(const TraceRecord& record) override;
+    /// The rest of the open region's functional warm-up: those records only reach the builder,
+    /// so a producer may hand them over compactly (the tracer's stream decoder does).
+    std::uint64_t functionalRecordsWanted() const override { return remaining_; }
+    void appendFunctional(std::span<const FunctionalRecord> records,
+                          std::span<const MemoryAccess> accesses) override;
     void setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) override;
     void setWarmState(std::uint64_t functionalWarmup, std::vector<std::uint8_t> warmState) override;
     void endRegion() override;

@@ -2,6 +2,7 @@
 
 #include "analysis/TagePredictor.h"
 #include "analysis/WarmState.h"
+#include "trace/FunctionalRecord.h"
 #include "trace/TraceRecord.h"
 
 #include <cstdint>
@@ -33,6 +34,11 @@ public:
         for (const TraceRecord& r : records)
             observe(r);
     }
+    /// Observes a batch of compact records (RecordSink::appendFunctional) exactly as observe()
+    /// would the same records as TraceRecords; the first `untrained` of them are observed with
+    /// `trainPredictor` false.
+    void observe(std::span<const FunctionalRecord> records, std::span<const MemoryAccess> accesses,
+                 std::size_t untrained);
     std::uint64_t instructions() const { return instructions_; }
 
     /// The warm state after everything observed so far.
@@ -44,6 +50,11 @@ private:
     static constexpr std::uint64_t kInstructionBit = std::uint64_t{1} << 63;
     static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
     void touch(std::uint64_t line, bool instruction);
+    /// The cache and prefetcher part of observing one instruction (both record forms).
+    void observeLines(std::uint64_t pc, std::uint32_t size, bool taken, const MemoryAccess* loads,
+                      std::size_t loadCount, const MemoryAccess* stores, std::size_t storeCount);
+    /// The branch predictor part (`branch` is a branch record).
+    void observeBranch(const TraceRecord& branch, bool trainPredictor);
     /// Writes set `set`'s recent-line entry back into the table (it stays valid).
     void writeBack(std::size_t set);
 

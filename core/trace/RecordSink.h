@@ -1,8 +1,10 @@
 #pragma once
 
+#include "trace/FunctionalRecord.h"
 #include "trace/TraceRecord.h"
 
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -22,6 +24,17 @@ public:
     /// instruction index of its first measured record.
     virtual void beginRegion(std::uint64_t programStart, std::uint64_t warmup) = 0;
     virtual void append(const TraceRecord& record) = 0;
+    /// How many of the next records the sink only needs functionally (a functional warm-up):
+    /// a producer may hand up to that many, in order, to appendFunctional() instead of
+    /// append(). 0 (the default) = every record goes through append().
+    virtual std::uint64_t functionalRecordsWanted() const { return 0; }
+    /// The next `records.size()` records (at most functionalRecordsWanted()) in compact form;
+    /// `accesses` holds their memory accesses (FunctionalRecord::firstAccess indexes it).
+    virtual void appendFunctional(std::span<const FunctionalRecord> records,
+                                  std::span<const MemoryAccess> accesses) {
+        (void)records;
+        (void)accesses;
+    }
     /// The open region's basic-block vector (Region::basicBlockVector). A sink that keeps no
     /// region table ignores it.
     virtual void setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) {

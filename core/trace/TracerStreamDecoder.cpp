@@ -11,6 +11,18 @@ namespace {
 
 // A frame larger than this is not something the tool writes: the stream is corrupt.
 constexpr std::uint32_t kMaxFramePayload = 256u << 20;
+// Functional records handed to the sink at a time: large enough to make the call rare, small
+// enough for the batch to stay in the CPU's caches.
+constexpr std::size_t kBatchRecords = 4096;
+
+// A conditional branch is taken when control did not fall through; every other kind always
+// is. Where control went is the target (for a not-taken conditional, the static target stays).
+template <class Record>
+void resolveOutcomeOf(Record& r, std::uint64_t nextPc) {
+    r.taken = r.branchKind != BranchKind::DirectConditional || nextPc != r.pc + r.size;
+    if (r.taken)
+        r.branchTarget = nextPc;
+}
 
 } // namespace
 
@@ -97,6 +109,7 @@ void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
         release();
         sink_.beginRegion(ctp_get_u64(p + 16), ctp_get_u64(p + 24));
         inRegion_ = true;
+        functionalLeft_ = sink_.functionalRecordsWanted();
         break;
     }
     case CTP_FRAME_REGION_END: {
@@ -121,6 +134,7 @@ void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
             sink_.endRegion();
         }
         inRegion_ = false;
+        functionalLeft_ = 0;
         lastRegionTruncated_ = (flags & CTP_RF_TRUNCATED) != 0;
         ++regionsCompleted_;
         break;
@@ -157,8 +171,12 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
         const std::uint32_t id = ctp_get_u32(d);
         if (id > statics_.size() + (1u << 20))
             fail("static id " + std::to_string(id) + " out of sequence");
-        if (id >= statics_.size())
+        if (id >= statics_.size()) {
             statics_.resize(id + 1);
+            compact_.resize(id + 1);
+        }
+        if (batchBranchPending_ && id == batchPendingId_)
+            leaveFastPath(); // the waiting branch keeps the descriptor it was recorded with
         StaticInstr& s = statics_[id];
         s = StaticInstr{};
         s.defined = true;
@@ -186,6 +204,11 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
             s.slotKinds.push_back(slots[4 * i]);
             s.slotSizes.push_back(ctp_get_u16(slots + 4 * i + 2));
         }
+        compact_[id] = {r.pc,   r.branchTarget, static_cast<std::uint32_t>(compactSlots_.size()),
+                        r.size, r.branchKind,   static_cast<std::uint8_t>(nmem),
+                        true};
+        for (std::uint32_t i = 0; i < nmem; ++i)
+            compactSlots_.push_back(std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i]);
         offset += ctp_static_size(d);
     }
 }
@@ -200,11 +223,28 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
             fail("RECORDS frame shorter than its count");
         const std::uint32_t id = ctp_get_u32(p + offset);
         offset += 4;
-        if (id >= statics_.size() || !statics_[id].defined)
+        if (id >= compact_.size() || !compact_[id].defined)
             fail("record refers to undefined static instruction " + std::to_string(id));
-        const StaticInstr& s = statics_[id];
-        if (size - offset < 8 * s.slotKinds.size())
+        const CompactStatic& c = compact_[id];
+        const std::uint32_t addressBytes = 8u * c.slotCount;
+        if (size - offset < addressBytes)
             fail("RECORDS frame ends inside a record");
+        if (held_.empty() && !hasPending_) {
+            if (batch_.size() < functionalLeft_) {
+                batchRecord(id, p + offset);
+                offset += addressBytes;
+                continue;
+            }
+            if (!batch_.empty()) {
+                // The sink wants this record in full: the batch goes first, its last branch
+                // resolved by this record.
+                if (batchBranchPending_)
+                    resolveOutcomeOf(batch_.back(), c.pc);
+                batchBranchPending_ = false;
+                flushBatch(false);
+            }
+        }
+        const StaticInstr& s = statics_[id];
         TraceRecord r = s.templ;
         for (std::size_t slot = 0; slot < s.slotKinds.size(); ++slot) {
             const std::uint64_t address = ctp_get_u64(p + offset + 8 * slot);
@@ -215,7 +255,7 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
                                 : r.addLoad(address, s.slotSizes[slot]);
             droppedOperands_ += ok ? 0 : 1;
         }
-        offset += static_cast<std::uint32_t>(8 * s.slotKinds.size());
+        offset += addressBytes;
 
         if (hasPending_) {
             if (held_.empty() && pendingThread_ == thread_) {
@@ -223,7 +263,7 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
                 resolveOutcome(pending_, r.pc);
                 hasPending_ = false;
                 sink_.append(pending_);
-                ++recordsWritten_;
+                appended();
             } else {
                 spillPending();
             }
@@ -241,7 +281,7 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
                 fail("instruction record outside any region");
             if (!r.isBranch()) {
                 sink_.append(r);
-                ++recordsWritten_;
+                appended();
             } else {
                 pending_ = r;
                 pendingThread_ = thread_;
@@ -264,6 +304,91 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
         }
         release();
     }
+    flushBatch(true);
+}
+
+void TracerStreamDecoder::batchRecord(std::uint32_t id, const unsigned char* p) {
+    const CompactStatic& c = compact_[id];
+    if (batchBranchPending_)
+        resolveOutcomeOf(batch_.back(), c.pc);
+    // Filled in place: a record built on the stack and copied in is read back in 16-byte pieces
+    // over its byte-sized fields, which defeats store forwarding and cost more than the rest.
+    FunctionalRecord& f = batch_.emplace_back();
+    f.pc = c.pc;
+    f.branchTarget = c.target;
+    f.size = c.size;
+    f.branchKind = c.branchKind;
+    f.firstAccess = static_cast<std::uint32_t>(batchAccesses_.size());
+    // Loads then stores, each in slot order and as many as a TraceRecord keeps.
+    const std::uint32_t* slots = compactSlots_.data() + c.firstSlot;
+    for (const bool stores : {false, true}) {
+        std::uint8_t& kept = stores ? f.storeCount : f.loadCount;
+        const std::size_t capacity = stores ? TraceRecord::kMaxStores : TraceRecord::kMaxLoads;
+        for (std::uint32_t slot = 0; slot < c.slotCount; ++slot) {
+            if (((slots[slot] >> 16) == CTP_MEM_STORE) != stores)
+                continue;
+            const std::uint64_t address = ctp_get_u64(p + 8 * slot);
+            if (address == 0)
+                continue;
+            if (kept == capacity) {
+                ++droppedOperands_;
+                continue;
+            }
+            batchAccesses_.push_back({address, static_cast<std::uint16_t>(slots[slot] & 0xffff)});
+            ++kept;
+        }
+    }
+    batchBranchPending_ = f.isBranch();
+    batchPendingId_ = id;
+    if (batch_.size() >= kBatchRecords)
+        flushBatch(true);
+}
+
+void TracerStreamDecoder::flushBatch(bool keepPendingBranch) {
+    const bool keep = keepPendingBranch && batchBranchPending_;
+    const std::size_t handed = batch_.size() - (keep ? 1 : 0);
+    if (handed == 0)
+        return;
+    const std::size_t accesses = keep ? batch_.back().firstAccess : batchAccesses_.size();
+    sink_.appendFunctional(std::span<const FunctionalRecord>(batch_.data(), handed),
+                           std::span<const MemoryAccess>(batchAccesses_.data(), accesses));
+    recordsWritten_ += handed;
+    functionalLeft_ = sink_.functionalRecordsWanted();
+    if (!keep) {
+        batch_.clear();
+        batchAccesses_.clear();
+        batchBranchPending_ = false;
+        return;
+    }
+    FunctionalRecord last = batch_.back();
+    batchAccesses_.erase(batchAccesses_.begin(), batchAccesses_.begin() + last.firstAccess);
+    last.firstAccess = 0;
+    batch_.assign(1, last);
+}
+
+void TracerStreamDecoder::leaveFastPath() {
+    flushBatch(true);
+    if (!batchBranchPending_)
+        return;
+    // The batch is one branch still waiting for its successor: it waits on the general path.
+    const FunctionalRecord& f = batch_.front();
+    TraceRecord r = statics_[batchPendingId_].templ;
+    for (std::uint8_t i = 0; i < f.loadCount; ++i)
+        r.addLoad(batchAccesses_[i].address, batchAccesses_[i].size);
+    for (std::uint8_t i = 0; i < f.storeCount; ++i)
+        r.addStore(batchAccesses_[f.loadCount + i].address, batchAccesses_[f.loadCount + i].size);
+    batch_.clear();
+    batchAccesses_.clear();
+    batchBranchPending_ = false;
+    pending_ = r;
+    pendingThread_ = thread_;
+    hasPending_ = true;
+}
+
+void TracerStreamDecoder::appended() {
+    ++recordsWritten_;
+    if (functionalLeft_ > 0)
+        functionalLeft_ = sink_.functionalRecordsWanted();
 }
 
 void TracerStreamDecoder::resolveThread(std::uint32_t thread, std::uint64_t nextPc) {
@@ -277,14 +402,11 @@ void TracerStreamDecoder::resolveThread(std::uint32_t thread, std::uint64_t next
 }
 
 void TracerStreamDecoder::resolveOutcome(TraceRecord& r, std::uint64_t nextPc) {
-    // A conditional branch is taken when control did not fall through; every other kind always
-    // is. Where control went is the target (for a not-taken conditional, the static target stays).
-    r.taken = r.branchKind != BranchKind::DirectConditional || nextPc != r.pc + r.size;
-    if (r.taken)
-        r.branchTarget = nextPc;
+    resolveOutcomeOf(r, nextPc);
 }
 
 void TracerStreamDecoder::spillPending() {
+    leaveFastPath();
     if (!hasPending_)
         return;
     // held_ is empty whenever the slot is used, so the branch keeps its place in order.
@@ -308,7 +430,7 @@ void TracerStreamDecoder::release() {
         if (!inRegion_)
             fail("instruction record outside any region");
         sink_.append(held_.front().record);
-        ++recordsWritten_;
+        appended();
         held_.pop_front();
         ++heldBase_;
     }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "trace/FunctionalRecord.h"
 #include "trace/TraceRecord.h"
 
 #include <cstdint>
@@ -21,6 +22,12 @@ class RecordSink;
 /// (kMaxHeldRecords), beyond which the oldest held branch is resolved as "not taken / target
 /// unknown" and counted in unresolvedBranches(). In the common case (one thread, nothing
 /// queued) the one branch waiting for its successor sits in a single slot instead of the queue.
+///
+/// Records the sink needs only functionally (RecordSink::functionalRecordsWanted(), a functional
+/// warm-up) take a fast path while nothing is held: they are decoded from a compact copy of
+/// the static descriptors into FunctionalRecords and handed over in batches, with the same
+/// outcomes, accesses and order as the TraceRecords the general path would give. Any other
+/// frame, or a record the sink wants in full, first hands over the batch.
 
 class TracerStreamDecoder {
 public:
@@ -54,6 +61,17 @@ private:
         std::vector<std::uint16_t> slotSizes;
         bool defined = false;
     };
+    /// What the functional fast path reads of a static descriptor, packed so that the table
+    /// stays in the CPU's caches (a StaticInstr is ~170 bytes and its slots are on the heap).
+    struct CompactStatic {
+        std::uint64_t pc = 0;
+        std::uint64_t target = 0;
+        std::uint32_t firstSlot = 0; ///< in compactSlots_
+        std::uint8_t size = 0;
+        BranchKind branchKind = BranchKind::None;
+        std::uint8_t slotCount = 0;
+        bool defined = false;
+    };
     struct Held {
         TraceRecord record;
         std::uint32_t thread;
@@ -64,6 +82,15 @@ private:
     void parseFrame(std::uint32_t type, const unsigned char* payload, std::uint32_t size);
     void parseStatic(const unsigned char* p, std::uint32_t size);
     void parseRecords(const unsigned char* p, std::uint32_t size);
+    /// Decodes record `id`'s addresses at `p` onto the batch (the functional fast path).
+    void batchRecord(std::uint32_t id, const unsigned char* p);
+    /// Hands the batch to the sink; with `keepPendingBranch`, a last record that is a branch
+    /// still waiting for its successor stays behind as the next batch's first.
+    void flushBatch(bool keepPendingBranch);
+    /// Hands over the batch and moves a branch it still holds to the general path.
+    void leaveFastPath();
+    /// Counts a record handed to the sink through append().
+    void appended();
     void resolveThread(std::uint32_t thread, std::uint64_t nextPc);
     /// Moves the branch of the single-slot fast path into the general queue.
     void spillPending();
@@ -80,6 +107,13 @@ private:
     bool complete_ = false;
     std::string commandLine_;
     std::vector<StaticInstr> statics_;
+    std::vector<CompactStatic> compact_;      ///< same ids as statics_
+    std::vector<std::uint32_t> compactSlots_; ///< kind << 16 | size, per memory slot
+    std::uint64_t functionalLeft_ = 0;        ///< the sink's functionalRecordsWanted()
+    std::vector<FunctionalRecord> batch_;     ///< fast-path records not yet handed over
+    std::vector<MemoryAccess> batchAccesses_; ///< their memory accesses
+    bool batchBranchPending_ = false;         ///< batch_.back() is a branch awaiting its successor
+    std::uint32_t batchPendingId_ = 0;        ///< that branch's static id
     std::deque<Held> held_;
     TraceRecord pending_; ///< a branch awaiting its successor while held_ is empty
     bool hasPending_ = false;

@@ -5,6 +5,7 @@
 #include "analysis/WarmState.h"
 
 #include "../support/KernelTrace.h"
+#include "../support/ToolStream.h"
 #include "analysis/CacheHierarchy.h"
 #include "analysis/FunctionalWarmupSink.h"
 #include "analysis/RegionAnalyzer.h"
@@ -17,6 +18,7 @@
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
 #include "trace/TraceReader.h"
+#include "trace/TracerStreamDecoder.h"
 #include "trace/synthetic/VectorSink.h"
 
 #include <QtTest>
@@ -84,6 +86,113 @@ std::vector<std::uint8_t> stateBytes(std::span<const TraceRecord> records) {
     WarmStateBuilder builder;
     builder.observe(records);
     return builder.finish().encode();
+}
+
+} // namespace
+
+namespace {
+
+/// Forwards everything to `inner`; with `hideFunctional` it never asks for compact records, so
+/// a producer has to send every record through append() (the general path).
+class ForwardingSink : public RecordSink {
+public:
+    ForwardingSink(RecordSink& inner, bool hideFunctional)
+        : inner_(inner), hideFunctional_(hideFunctional) {}
+    void beginRegion(std::uint64_t programStart, std::uint64_t warmup) override {
+        inner_.beginRegion(programStart, warmup);
+    }
+    void append(const TraceRecord& record) override { inner_.append(record); }
+    std::uint64_t functionalRecordsWanted() const override {
+        return hideFunctional_ ? 0 : inner_.functionalRecordsWanted();
+    }
+    void appendFunctional(std::span<const FunctionalRecord> records,
+                          std::span<const MemoryAccess> accesses) override {
+        compactRecords += records.size();
+        inner_.appendFunctional(records, accesses);
+    }
+    void setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) override {
+        inner_.setBasicBlockVector(std::move(bbv));
+    }
+    void setWarmState(std::uint64_t functionalWarmup, std::vector<std::uint8_t> state) override {
+        inner_.setWarmState(functionalWarmup, std::move(state));
+    }
+    void endRegion() override { inner_.endRegion(); }
+
+    std::uint64_t compactRecords = 0;
+
+private:
+    RecordSink& inner_;
+    bool hideFunctional_;
+};
+
+/// A tool stream of two threads with signals, frames cut at random points, every branch kind,
+/// guarded accesses and instructions with more accesses than a TraceRecord keeps, in four
+/// regions of `W` detailed warm-up records after functional warm-ups of `functional[i]`
+/// records (region 1 follows region 0 closely, so the tracer clipped its warm-up to 300; the
+/// program ends inside region 3's functional part).
+std::vector<unsigned char> twoThreadToolStream(std::uint64_t W,
+                                               const std::vector<std::uint64_t>& functional,
+                                               std::uint64_t measured) {
+    testing::ToolStream stream;
+    std::mt19937_64 random(17);
+    struct Static {
+        std::uint32_t id;
+        std::uint64_t pc;
+        std::uint8_t size;
+        std::size_t memorySlots;
+    };
+    std::vector<Static> statics;
+    using Slot = testing::ToolStream::Slot;
+    for (std::uint32_t i = 0; i < 80; ++i) {
+        const std::uint64_t pc = 0x400000 + 0x40 * (i / 4) + 7 * (i % 4) + (i % 9 == 0 ? 60 : 0);
+        const std::uint8_t size = static_cast<std::uint8_t>(3 + i % 5);
+        const std::uint8_t kind = static_cast<std::uint8_t>(i % 3 == 0 ? 1 + (i / 3) % 5 : 0);
+        const std::uint64_t target = kind == CTP_BRANCH_DIRECT_CONDITIONAL ||
+                                             kind == CTP_BRANCH_DIRECT_UNCONDITIONAL ||
+                                             kind == CTP_BRANCH_CALL
+                                         ? 0x400000 + 0x40 * ((i * 7) % 20)
+                                         : 0;
+        std::vector<Slot> memorySlots;
+        for (std::uint32_t k = 0; k < i % 6; ++k) // up to 3 loads and 2 stores
+            memorySlots.push_back(
+                {static_cast<std::uint8_t>(k % 2 == 1 ? CTP_MEM_STORE : CTP_MEM_LOAD),
+                 static_cast<std::uint16_t>(k == 0 ? 64 : 8)});
+        statics.push_back({stream.defineStatic(pc, size, kind, target, {1, 2}, {3}, memorySlots),
+                           pc, size, memorySlots.size()});
+    }
+    std::uint32_t tid = 1;
+    const auto run = [&](std::uint64_t records) {
+        for (std::uint64_t n = 0; n < records; ++n) {
+            const Static& s = statics[random() % statics.size()];
+            std::vector<std::uint64_t> addresses;
+            for (std::size_t k = 0; k < s.memorySlots; ++k)
+                addresses.push_back(random() % 8 == 0 ? 0 : 0x10000000 + (random() % 50000) * 8);
+            stream.record(s.id, addresses);
+            const std::uint64_t event = random() % 1000;
+            if (event < 2) {
+                tid = 3 - tid;
+                stream.thread(tid);
+            } else if (event < 4) {
+                stream.discontinuity(statics[random() % statics.size()].pc);
+            } else if (event < 7) {
+                stream.flushRecords();
+            }
+        }
+    };
+    const std::uint64_t clipped = 300;
+    for (std::uint32_t region = 0; region < functional.size(); ++region) {
+        const std::uint64_t warmup = region == 1 ? clipped : W + functional[region];
+        stream.beginRegion(region, warmup);
+        if (region + 1 == functional.size()) { // ends inside the functional warm-up
+            run(functional[region] / 2);
+            stream.endRegion(region, 0);
+            break;
+        }
+        run(warmup + measured);
+        stream.endRegion(region, statics[random() % statics.size()].pc);
+    }
+    stream.end();
+    return stream.bytes();
 }
 
 } // namespace
@@ -193,6 +302,66 @@ private slots:
         QVERIFY(!WarmState::ofRegion(Region{}, "cold"));
     }
 
+    /// The tracer's stream decoder hands functional warm-up records to the sink in compact
+    /// batches (its fast path) instead of as TraceRecords: the trace and every warm state must
+    /// be exactly those of the general path, through thread switches, signals, frame cuts,
+    /// clipped regions, dropped accesses, the predictor's shorter training span and a program
+    /// that ends inside a functional warm-up.
+    void compactFunctionalRecordsWarmAsTheGeneralPath() {
+        const std::uint64_t W = 100, M = 400;
+        const std::uint64_t longest = FunctionalWarmupSink::kPredictorWarmup + 30000;
+        const std::vector<std::uint64_t> functional = {longest, 0, 9000, 6000};
+        const std::vector<unsigned char> bytes = twoThreadToolStream(W, functional, M);
+        struct Result {
+            synthetic::VectorSink out;
+            std::uint64_t compact = 0, written = 0, unresolved = 0, dropped = 0, functional = 0;
+        };
+        const auto decode = [&](bool hideFunctional, Result& result) {
+            FunctionalWarmupSink warming(result.out, W, longest);
+            ForwardingSink forward(warming, hideFunctional);
+            TracerStreamDecoder decoder(forward);
+            // Fed in uneven chunks, as a pipe delivers them.
+            for (std::size_t at = 0; at < bytes.size();) {
+                const std::size_t n = std::min<std::size_t>(bytes.size() - at, 65536 + at % 4099);
+                decoder.feed(bytes.data() + at, n);
+                at += n;
+            }
+            decoder.finish();
+            QVERIFY(decoder.complete());
+            result.compact = forward.compactRecords;
+            result.written = decoder.recordsWritten();
+            result.unresolved = decoder.unresolvedBranches();
+            result.dropped = decoder.droppedOperands();
+            result.functional = warming.functionalRecords();
+        };
+        Result general, fast;
+        decode(true, general);
+        decode(false, fast);
+        QCOMPARE(general.compact, std::uint64_t(0));
+        // Most functional records took the fast path: the rest waited behind another thread's
+        // branch (a thread switch after a branch queues the other thread until it resumes).
+        QVERIFY2(fast.compact > fast.functional / 2,
+                 qPrintable(QString("%1 of %2").arg(fast.compact).arg(fast.functional)));
+        QVERIFY(general.unresolved > 0); // thread switches left some outcomes open
+        QVERIFY(general.dropped > 0);    // three loads where a record keeps two
+        QCOMPARE(fast.written, general.written);
+        QCOMPARE(fast.unresolved, general.unresolved);
+        QCOMPARE(fast.dropped, general.dropped);
+        QCOMPARE(fast.functional, general.functional);
+        const auto& a = general.out.regions();
+        const auto& b = fast.out.regions();
+        QCOMPARE(b.size(), std::size_t(4));
+        QCOMPARE(a.size(), b.size());
+        for (std::size_t r = 0; r < a.size(); ++r) {
+            QCOMPARE(b[r].warmup, a[r].warmup);
+            QCOMPARE(b[r].length, a[r].length);
+            QCOMPARE(b[r].functionalWarmup, a[r].functionalWarmup);
+            QVERIFY2(b[r].warmState == a[r].warmState, qPrintable(QString("region %1").arg(r)));
+        }
+        QVERIFY(!a[0].warmState.empty() && !a[3].warmState.empty());
+        QVERIFY(fast.out.records() == general.out.records());
+    }
+
     /// The byte form round-trips exactly (lines, loads and the TAGE state, which then predicts
     /// as the original), is much smaller than the records it summarises, and damaged bytes are
     /// refused with a message rather than trusted.
@@ -219,8 +388,8 @@ private slots:
         const std::uint8_t* cursor = current.data() + 1;
         std::uint64_t bodySize = 0;
         QVERIFY(varint::get(cursor, current.data() + current.size(), bodySize));
-        std::vector<std::uint8_t> body = zstd::decompress(
-            std::span(current).subspan(cursor - current.data()), bodySize, "test");
+        std::vector<std::uint8_t> body =
+            zstd::decompress(std::span(current).subspan(cursor - current.data()), bodySize, "test");
         QVERIFY2(current.size() * 2 < body.size(), qPrintable(QString::number(current.size())));
         std::vector<std::uint8_t> version2 = {2};
         version2.insert(version2.end(), body.begin(), body.end());
