@@ -134,6 +134,11 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
         predictedBy(*view, request.database, target, baseline, session.sweptParameter());
     if (!session.openDatabaseNow(request.database, &error, only))
         return fail(err, error);
+    if (const QString damage = session.damageWarning(); !damage.isEmpty()) { // not fatal
+        err << "concorde-explorer: warning: " << session.damageDetails().replace('\n', "; ") << " ("
+            << damage << ")\n";
+        err.flush();
+    }
     if (!request.program.isEmpty() && !session.setProgram(request.program))
         return fail(err, QStringLiteral("the database has no program '%1' (it has: %2)")
                              .arg(request.program, session.programs().join(QStringLiteral(", "))));

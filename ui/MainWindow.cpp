@@ -87,6 +87,8 @@ MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* 
     connect(&session_, &Session::databaseOpened, this, [this](const QString& path) {
         recent_->add(path);
         showDatabaseState();
+        if (const QString damage = session_.damageWarning(); !damage.isEmpty())
+            statusBar()->showMessage(QStringLiteral("⚠ ") + damage); // stays: the data is damaged
         if (session_.theme().projector()) // the database's grid may widen the parameter labels
             QMetaObject::invokeMethod(this, &MainWindow::fitScreen, Qt::QueuedConnection);
     });

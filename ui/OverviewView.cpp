@@ -27,6 +27,12 @@ QString deltaText(double target, double baseline) {
            QString::number(std::abs(delta), 'f', 1) + QStringLiteral(" %");
 }
 
+/// "1 damaged region" / "3 damaged regions": the count RegionCatalog::damageSummary starts with.
+QString damagedCount(const ExplorerPrediction& p) {
+    const QString summary = QString::fromStdString(p.damageSummary);
+    return summary.section(QStringLiteral(" skipped"), 0, 0);
+}
+
 /// Key (y coordinate) of row `i` of `n`: the first row at the top.
 double keyOf(int i, int n) {
     return static_cast<double>(n - i);
@@ -46,11 +52,24 @@ void OverviewView::setPrediction(const PredictionPtr& prediction) {
         const ExplorerPrediction& p = *prediction;
         for (std::size_t i = 0; i < p.programs.size(); ++i)
             rows_.push_back({QString::fromStdString(p.programs[i]), p.targetCpi[i],
-                             p.baselineCpi[i], i == p.programIndex});
+                             p.baselineCpi[i], i == p.programIndex,
+                             i < p.programDamage.size() ? QString::fromStdString(p.programDamage[i])
+                                                        : QString()});
         // Sorted by baseline CPI, slowest first: the target's sliders never reorder the rows.
         std::stable_sort(rows_.begin(), rows_.end(), [](const Row& a, const Row& b) {
             return a.baseline != b.baseline ? a.baseline > b.baseline : a.program < b.program;
         });
+        // Programs with nothing left to predict stay visible, below the others.
+        for (const auto& [program, why] : p.lostPrograms)
+            rows_.push_back(
+                {QString::fromStdString(program), 0, 0, false, QString::fromStdString(why), true});
+        damageCaption_ = p.damageSummary.empty()
+                             ? QString()
+                             : tr("⚠ Damaged data: %1 skipped; the programs marked ⚠ are predicted "
+                                  "from their remaining regions (hover a row for what is damaged).")
+                                   .arg(damagedCount(p));
+    } else {
+        damageCaption_.clear();
     }
     rebuild();
 }
@@ -58,6 +77,7 @@ void OverviewView::setPrediction(const PredictionPtr& prediction) {
 void OverviewView::rebuild() {
     QCPAxisRect* rect = resetPlot();
     plot()->setInteractions({}); // the rows and the CPI axis stay put
+    setCaption(damageCaption_);
     QCPAxis* programs = rect->axis(QCPAxis::atLeft);
     QCPAxis* cpi = rect->axis(QCPAxis::atBottom);
     target_ = new QCPBars(programs, cpi); // created first: first in the legend
@@ -98,7 +118,9 @@ void OverviewView::rebuild() {
         keys << keyOf(i, n);
         targets << row.target;
         baselines << row.baseline;
-        names << (row.selected ? QStringLiteral("▸ ") + row.program : row.program);
+        const QString name =
+            row.damage.isEmpty() ? row.program : QStringLiteral("⚠ ") + row.program;
+        names << (row.selected ? QStringLiteral("▸ ") + name : name);
         largest = std::max({largest, row.target, row.baseline});
         if (row.selected)
             selected = i;
@@ -121,8 +143,12 @@ void OverviewView::rebuild() {
         label->setPadding(QMargins(6, 0, 0, 0));
         label->setClipToAxisRect(true);
         label->position->setCoords(std::max(row.target, row.baseline), keyOf(i, n));
-        label->setText(cpiText(row.target) + QStringLiteral("  (") +
-                       deltaText(row.target, row.baseline) + QLatin1Char(')'));
+        if (row.lost)
+            label->setText(tr("⚠ every region damaged: no prediction"));
+        else
+            label->setText(cpiText(row.target) + QStringLiteral("  (") +
+                           deltaText(row.target, row.baseline) + QLatin1Char(')') +
+                           (row.damage.isEmpty() ? QString() : tr("  ⚠ regions skipped")));
         QFont font = theme().font(0.9);
         font.setBold(row.selected);
         label->setFont(font);
@@ -187,14 +213,20 @@ QString OverviewView::hoverTextAt(const QPointF& pos) {
     if (i < 0)
         return {};
     const Row& row = rows_[i];
-    return tr("%1\nTarget CPI %2 (IPC %3)\nBaseline CPI %4 (IPC %5)\nChange: %6")
-        .arg(row.program, cpiText(row.target), cpiText(1.0 / row.target), cpiText(row.baseline),
-             cpiText(1.0 / row.baseline), deltaText(row.target, row.baseline));
+    if (row.lost)
+        return tr("%1\nNo prediction: %2").arg(row.program, row.damage);
+    QString text =
+        tr("%1\nTarget CPI %2 (IPC %3)\nBaseline CPI %4 (IPC %5)\nChange: %6")
+            .arg(row.program, cpiText(row.target), cpiText(1.0 / row.target), cpiText(row.baseline),
+                 cpiText(1.0 / row.baseline), deltaText(row.target, row.baseline));
+    if (!row.damage.isEmpty())
+        text += tr("\n⚠ Damaged data: %1. The CPI is from the other regions.").arg(row.damage);
+    return text;
 }
 
 void OverviewView::onMousePress(QMouseEvent* event) {
     const int i = rowAt(event->position());
-    if (i >= 0 && event->button() == Qt::LeftButton)
+    if (i >= 0 && !rows_[i].lost && event->button() == Qt::LeftButton)
         emit programActivated(rows_[i].program);
 }
 
@@ -204,10 +236,11 @@ ChartTable OverviewView::dataTable() const {
                     QStringLiteral("baseline_cpi"), QStringLiteral("delta_percent"),
                     QStringLiteral("selected")};
     for (const Row& row : rows_)
-        table.rows.push_back({row.program, ChartTable::number(row.target),
-                              ChartTable::number(row.baseline),
-                              ChartTable::number((row.target / row.baseline - 1.0) * 100.0),
-                              row.selected ? QStringLiteral("1") : QStringLiteral("0")});
+        if (!row.lost)
+            table.rows.push_back({row.program, ChartTable::number(row.target),
+                                  ChartTable::number(row.baseline),
+                                  ChartTable::number((row.target / row.baseline - 1.0) * 100.0),
+                                  row.selected ? QStringLiteral("1") : QStringLiteral("0")});
     return table;
 }
 

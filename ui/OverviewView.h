@@ -3,8 +3,8 @@
 #include "ChartView.h"
 #include "Session.h"
 
-#include <QString>
 #include <QPair>
+#include <QString>
 #include <QVector>
 
 class QCPBars;
@@ -32,6 +32,11 @@ public:
         double target = 0;
         double baseline = 0;
         bool selected = false;
+        /// What of the program is damaged and skipped ("" when nothing): the row's name carries
+        /// a ⚠ and its hover text says this.
+        QString damage;
+        /// Every region is damaged: no prediction, the row has no bars (last rows).
+        bool lost = false;
     };
 
     explicit OverviewView(QWidget* parent = nullptr);
@@ -43,8 +48,8 @@ public:
     QCPBars* baselineBars() const { return baseline_; }
     /// The rows as plotted, top to bottom.
     const QVector<Row>& rows() const { return rows_; }
-    /// "program,target_cpi,baseline_cpi,delta_percent,selected", one row per program, top to
-    /// bottom.
+    /// "program,target_cpi,baseline_cpi,delta_percent,selected", one row per predicted program,
+    /// top to bottom (a program whose every region is damaged has no CPI and no row).
     ChartTable dataTable() const override;
     bool hasData() const override { return !rows_.isEmpty(); }
     /// The program's CPIs and change for the row under `pos` (empty outside the rows).
@@ -72,6 +77,7 @@ private:
     QCPBars* target_ = nullptr;
     QCPBars* baseline_ = nullptr;
     QVector<Row> rows_;
+    QString damageCaption_; ///< under the chart while the database has damaged regions
     /// Each row's value label and the CPI its bar ends at (rebuilt with the chart).
     QVector<QPair<QCPItemText*, double>> valueLabels_;
     QCPItemRect* selectedBand_ = nullptr;

@@ -111,9 +111,9 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
     // An ensemble's band beside the CPI: the range the simulated CPI fell in for the
     // calibrated share of regions the model never trained on.
     if (p.banded && std::isfinite(p.selectedCpiLow) && std::isfinite(p.selectedCpiHigh)) {
-        cpi_->setText(tr("CPI %1 (%2–%3)")
-                          .arg(number(cpi, 3), number(p.selectedCpiLow, 3),
-                               number(p.selectedCpiHigh, 3)));
+        cpi_->setText(
+            tr("CPI %1 (%2–%3)")
+                .arg(number(cpi, 3), number(p.selectedCpiLow, 3), number(p.selectedCpiHigh, 3)));
         cpi_->setToolTip(tr("Predicted CPI and its band: on regions the model never trained on, "
                             "%1 of simulated CPIs fell inside such a band")
                              .arg(qs(ModelAccuracy::percent(p.accuracy.bandCoverage))));
@@ -169,6 +169,11 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
     if (p.accuracy.isHeldOut(p.program) && !p.accuracy.trainPrograms.empty())
         warnings << tr("%1 was not among the programs the model was trained on")
                         .arg(QString::fromStdString(p.program));
+    if (p.hasProgram() && p.programIndex < p.programDamage.size() &&
+        !p.programDamage[p.programIndex].empty())
+        warnings << tr("%1: %2; its CPI is from the other regions")
+                        .arg(QString::fromStdString(p.program),
+                             QString::fromStdString(p.programDamage[p.programIndex]));
     if (p.selectedOodScore > 1)
         warnings << tr("%1 lies outside the model's training data (distance score %2, above 1 "
                        "is outside): trust its CPI less than the measured accuracy")

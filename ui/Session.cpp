@@ -88,6 +88,33 @@ QStringList Session::programs() const {
     return names;
 }
 
+QString Session::damageWarning() const {
+    if (!explorer_ || explorer_->damaged().empty())
+        return {};
+    const auto& damaged = explorer_->damaged();
+    QStringList labels;
+    for (const auto& d : damaged)
+        labels << QString::fromStdString(d.label());
+    constexpr int kNamed = 4; // a status line, not the list: the tooltip has every region
+    QString named = QStringList(labels.mid(0, kNamed)).join(QStringLiteral(", "));
+    if (labels.size() > kNamed)
+        named += tr(" and %n more", nullptr, int(labels.size() - kNamed));
+    const QString count = damaged.size() == 1
+                              ? tr("1 damaged region skipped")
+                              : tr("%1 damaged regions skipped").arg(damaged.size());
+    return tr("%1 (%2): their programs' CPIs come from the remaining regions; concorde "
+              "validate-db names the damage")
+        .arg(count, named);
+}
+
+QString Session::damageDetails() const {
+    QStringList lines;
+    if (explorer_)
+        for (const auto& d : explorer_->damaged())
+            lines << QString::fromStdString(d.describe());
+    return lines.join(QLatin1Char('\n'));
+}
+
 void Session::openDatabase(const QString& path) {
     cancelOpening();
     const QString absolute = QFileInfo(path).absoluteFilePath();

@@ -122,6 +122,12 @@ public:
     const ParameterGrid& grid() const;
     /// The open database's programs, in database order (empty when none).
     QStringList programs() const;
+    /// Damaged data degrades, it does not refuse: the open database's damaged regions, which
+    /// the explorer skipped, in one line for a status bar or banner ("2 damaged regions skipped
+    /// (gzip region 4, unxz region 0): ..."); empty when there are none or no database is open.
+    QString damageWarning() const;
+    /// Every damaged region skipped, one per line, naming the part and why (for a tooltip).
+    QString damageDetails() const;
 
     // --- Selection ---
 

@@ -129,6 +129,8 @@ int CheckMonotoneCommand::run(std::ostream& out, std::ostream& err) {
     const auto predictor = runner.run([&](const JobControl& job) {
         return std::make_unique<const DatabasePredictor>(db, std::move(model), programs, job);
     });
+    if (!predictor->damaged().empty()) // skipped, not fatal: say which
+        err << "check-monotone: warning: " << predictor->catalog().damageSummary() << "\n";
     const MonotonicityCheck::Result result = runner.run(
         [&](const JobControl& job) { return MonotonicityCheck::run(*predictor, options, job); });
     if (json_) {

@@ -24,7 +24,12 @@ std::string PredictCommand::description() const {
            "[{\"index\", \"instructions\", \"cpi\", \"cpi_low\", \"cpi_high\"}], \"config\",\n"
            "\"model\"}; with --all, {\"programs\": [...the same per program...]}. A single\n"
            "model's band is its CPI. \"ood_score\" says how far a region's features lie from\n"
-           "the training programs (above 1: outside them; a warning names such programs).\n";
+           "the training programs (above 1: outside them; a warning names such programs).\n\n"
+           "Damaged data: a region whose row or series do not read is skipped with a warning\n"
+           "naming it; its program's CPI is then the mean of its other regions. JSON lists\n"
+           "them in \"damaged_regions\" [{\"program\", \"index\", \"region_id\", \"part\",\n"
+           "\"problem\"}] and per program in \"skipped_regions\" (region indices). Exit code\n"
+           "0 while anything is left to predict; 2 with the damage named when nothing is.\n";
 }
 
 void PredictCommand::declare(CLI::App& app) {
@@ -47,6 +52,20 @@ int PredictCommand::run(std::ostream& out, std::ostream& err) {
         runner.run([&](const JobControl& job) {
             return std::make_unique<const DatabasePredictor>(db, std::move(model), requested, job);
         });
+    // Damaged regions are skipped, not fatal: say which, and mark their programs' CPIs as
+    // coming from the remaining regions only.
+    const auto& damaged = predictor->damaged();
+    if (!damaged.empty())
+        err << "predict: warning: " << predictor->catalog().damageSummary()
+            << "; their programs' CPIs are from the remaining regions (concorde validate-db " << db_
+            << " lists all damage)\n";
+    nlohmann::json damagedJson = nlohmann::json::array();
+    for (const auto& d : damaged)
+        damagedJson.push_back({{"program", d.program},
+                               {"index", d.regionIndex},
+                               {"region_id", d.regionId},
+                               {"part", d.part},
+                               {"problem", d.problem}});
     const bool banded = predictor->model().band.calibrated();
     // "CPI 0.8123" or, with a band, "CPI 0.8123 [0.7712, 0.8541]".
     const auto cpiText = [&](const CpiBand& band) {
@@ -76,7 +95,11 @@ int PredictCommand::run(std::ostream& out, std::ostream& err) {
         }
         const CpiBand band = predictor->programBand(name, config_.config);
         const double ood = predictor->programOodScore(name);
+        nlohmann::json skipped = nlohmann::json::array();
+        for (const auto& d : predictor->catalog().damageOf(name))
+            skipped.push_back(d.regionIndex);
         programs.push_back({{"program", name},
+                            {"skipped_regions", skipped},
                             {"cpi", band.cpi},
                             {"cpi_low", band.low},
                             {"cpi_high", band.high},
@@ -89,9 +112,12 @@ int PredictCommand::run(std::ostream& out, std::ostream& err) {
                 << ", above 1 is outside); trust its CPI less than the model's measured "
                    "accuracy\n";
         char line[200];
-        std::snprintf(line, sizeof line, "%-16s %s  (IPC %.3f, %zu regions)\n", name.c_str(),
+        std::snprintf(line, sizeof line, "%-16s %s  (IPC %.3f, %zu regions", name.c_str(),
                       cpiText(band).c_str(), 1.0 / band.cpi, regions.size());
         text += line;
+        if (!skipped.empty())
+            text += ", " + std::to_string(skipped.size()) + " damaged skipped";
+        text += ")\n";
         if (programs_.program)
             for (std::size_t k = 0; k < bands.size(); ++k) {
                 std::snprintf(line, sizeof line, "  region %3d  %s\n",
@@ -109,6 +135,7 @@ int PredictCommand::run(std::ostream& out, std::ostream& err) {
         if (!config_.presetName.empty())
             result["preset"] = config_.presetName;
         result["model"] = modelName;
+        result["damaged_regions"] = damagedJson;
         out << result.dump(2) << "\n";
     } else {
         out << text;

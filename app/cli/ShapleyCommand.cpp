@@ -334,6 +334,8 @@ int ShapleyCommand::run(std::ostream& out, std::ostream& err) {
         ShapleyJob::Request request;
         request.predictor =
             std::make_shared<const DatabasePredictor>(db, std::move(model), requested, job);
+        if (!request.predictor->damaged().empty()) // skipped, not fatal: say which
+            err << "shapley: warning: " << request.predictor->catalog().damageSummary() << "\n";
         request.baseline = baseline.config;
         request.target = target.config;
         request.players = players;

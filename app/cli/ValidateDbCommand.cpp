@@ -15,7 +15,9 @@ std::string ValidateDbCommand::description() const {
            "and decodes (sizes, CRC-32, values), that its trace records decode, and that every\n"
            "label decodes and is consistent. Then it loads every model as the explorer does\n"
            "(layout, weights, normalisation, linear baseline, measured accuracy) and runs it\n"
-           "on a region. Prints every problem found.\n\n"
+           "on a region. Prints every problem found, then per program the damaged regions\n"
+           "(a regions row or a series group that does not read), which predict and the\n"
+           "explorer skip, and how many regions are left to predict from.\n\n"
            "Exit code: 0 when the database is clean, 1 when problems were found, 2 when the\n"
            "file is missing or not a feature database at all.\n";
 }
@@ -39,6 +41,13 @@ int ValidateDbCommand::run(std::ostream& out, std::ostream& err) {
             << (report.problems.size() == 1 ? "" : "s") << ":\n";
         for (const auto& problem : report.problems)
             err << "  " << problem << "\n";
+        if (!report.damagedPrograms.empty()) {
+            err << report.damagedRegions << " damaged region"
+                << (report.damagedRegions == 1 ? "" : "s")
+                << " (predict and the explorer skip them and predict from the rest):\n";
+            for (const auto& line : report.damagedPrograms)
+                err << "  " << line << "\n";
+        }
         return 1;
     }
     out << db_ << ": OK — " << report.regions << " regions (" << report.completeRegions

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
@@ -37,23 +38,57 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
                                      const ParameterGrid* grid)
     : model_(std::move(model)), grid_(grid ? *grid : ParameterGrid(database.buildSettings().grid)) {
     model_.check(database.path().string());
-    for (const RegionCatalog::Program& program : catalog.programs()) {
+    const std::string file = database.path().string();
+    if (catalog.regions().empty())
+        throw badInput(file + " has no complete region to predict" +
+                       (catalog.damaged().empty() ? "" : " (" + catalog.damageSummary() + ")"));
+
+    // A region whose series do not decode is left out and reported, not fatal: the others
+    // still predict (docs/design.md §10, damaged data).
+    const auto index = StoredRegionSeries::indexFor(database.catalog());
+    std::vector<std::unique_ptr<BlockPrecomputedMlp>> loaded(catalog.regions().size());
+    std::vector<std::optional<RegionCatalog::Damage>> damage(catalog.regions().size());
+    loadInParallel(
+        database.path(), loaded.size(), job, "loading the predictions",
+        [&](std::size_t r, FeatureDatabase& connection) {
+            const RegionCatalog::Region& region = catalog.regions()[r];
+            std::string reading;
+            std::optional<StoredRegionSeries> series;
+            try {
+                series = StoredRegionSeries::load(connection, region.id, index, &reading);
+            } catch (const ConcordeError& error) {
+                if (error.kind() != ErrorKind::BadInput)
+                    throw;
+                std::string problem = error.what();
+                const std::string prefix =
+                    file + ": " + connection.describeRegion(region.id) + ", " + reading + ": ";
+                if (problem.rfind(prefix, 0) == 0)
+                    problem.erase(0, prefix.size());
+                damage[r] =
+                    RegionCatalog::Damage{region.id,          region.programId, region.program,
+                                          region.regionIndex, reading,          problem};
+                return;
+            }
+            loaded[r] = precompute(model_, grid_, *series);
+        });
+    std::vector<RegionCatalog::Damage> found;
+    for (auto& d : damage)
+        if (d)
+            found.push_back(std::move(*d));
+    catalog_ = catalog.without(found);
+    if (catalog_.regions().empty())
+        throw badInput(file + ": nothing left to predict, " + catalog_.damageSummary() +
+                       ". concorde validate-db lists all damage");
+
+    for (const RegionCatalog::Program& program : catalog_.programs()) {
         programs_.push_back(program.name);
         programRegions_.push_back(program.regions);
     }
-    for (const RegionCatalog::Region& region : catalog.regions())
+    for (const RegionCatalog::Region& region : catalog_.regions())
         regions_.push_back({region.id, region.program, region.regionIndex, region.length});
-    if (regions_.empty())
-        throw badInput(database.path().string() + " has no complete region to predict");
-
-    const auto index = StoredRegionSeries::indexFor(database.catalog());
-    predictors_.resize(regions_.size());
-    loadInParallel(database.path(), regions_.size(), job, "loading the predictions",
-                   [&](std::size_t r, FeatureDatabase& connection) {
-                       const StoredRegionSeries series =
-                           StoredRegionSeries::load(connection, regions_[r].regionId, index);
-                       predictors_[r] = precompute(model_, grid_, series);
-                   });
+    for (std::size_t r = 0; r < loaded.size(); ++r)
+        if (!damage[r])
+            predictors_.push_back(std::move(loaded[r]));
 }
 
 const std::vector<std::size_t>& DatabasePredictor::regionsOf(const std::string& program) const {
@@ -80,8 +115,7 @@ CpiBand DatabasePredictor::regionBand(std::size_t region, const CoreConfig& conf
     return predictors_.at(region)->predictBand(config);
 }
 
-CpiBand DatabasePredictor::programBand(const std::string& program,
-                                       const CoreConfig& config) const {
+CpiBand DatabasePredictor::programBand(const std::string& program, const CoreConfig& config) const {
     // The band's ends weigh like the CPI: a program's regions err together more often than
     // they cancel, so the ends are not narrowed as independent errors would be.
     CpiBand sum;

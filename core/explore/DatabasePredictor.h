@@ -38,6 +38,11 @@ public:
     /// regions ready (reports come from worker threads); a cancel throws jobCancelled.
     DatabasePredictor(FeatureDatabase& database, CpiModel model,
                       const std::vector<std::string>& programs = {}, const JobControl& job = {});
+    ///
+    /// Damaged data degrades, it does not refuse: a region left out of `catalog` as damaged, or
+    /// whose series groups do not decode (a bad-input error), is skipped and listed in
+    /// damaged(); the others predict. Only when no region is left is it a bad-input error that
+    /// names the damage.
     /// The same over the regions of `catalog` (read once from `database` by the caller). With
     /// `grid` (a subset of the database's grid), only its combinations are precomputed: what a
     /// one-shot export needs, a fraction of the work; configurations off it are then refused as
@@ -53,6 +58,10 @@ public:
     /// The grid predictions are precomputed on (the database's, or the subset given).
     const ParameterGrid& grid() const { return grid_; }
     const std::vector<RegionEntry>& regions() const { return regions_; }
+    /// The regions predicted (regions() in the same order) and, as damaged(), those skipped.
+    const RegionCatalog& catalog() const { return catalog_; }
+    /// The damaged regions skipped, in region id order (empty for an intact database).
+    const std::vector<RegionCatalog::Damage>& damaged() const { return catalog_.damaged(); }
     /// Program names in database order.
     const std::vector<std::string>& programs() const { return programs_; }
     /// Indices into regions() of a program's regions (usage error for an unknown program).
@@ -84,6 +93,7 @@ public:
 private:
     CpiModel model_;
     ParameterGrid grid_;
+    RegionCatalog catalog_;
     std::vector<RegionEntry> regions_;
     std::vector<std::string> programs_;
     std::vector<std::vector<std::size_t>> programRegions_;

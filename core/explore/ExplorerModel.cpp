@@ -57,20 +57,40 @@ ParameterGrid gridOf(const ParameterGrid& grid, std::span<const CoreConfig> only
 
 ExplorerModel::ExplorerModel(FeatureDatabase database, CpiModel model, const JobControl& job,
                              std::span<const CoreConfig> only)
-    : path_(database.path()), database_(std::move(database)),
-      catalog_(RegionCatalog::read(database_)), predictor_([&] {
+    : path_(database.path()), database_(std::move(database)), predictor_([&] {
           const ParameterGrid grid = gridOf(ParameterGrid(database_.buildSettings().grid), only);
-          return std::make_unique<DatabasePredictor>(database_, std::move(model), catalog_, job,
-                                                     &grid);
+          return std::make_unique<DatabasePredictor>(database_, std::move(model),
+                                                     RegionCatalog::read(database_), job, &grid);
       }()),
       checker_(ParameterGrid(database_.buildSettings().grid),
                ConfigChecker::trainedValuesFromMetrics(predictor_->model().metrics)),
       accuracy_(ModelAccuracy::fromMetrics(predictor_->model().metrics)) {
-    phases_.reserve(catalog_.regions().size());
-    for (const RegionCatalog::Region& region : catalog_.regions())
+    phases_.reserve(regionCatalog().regions().size());
+    for (const RegionCatalog::Region& region : regionCatalog().regions())
         phases_.push_back(region.phase);
     for (const std::string& program : programs())
         oodScores_.push_back(predictor_->programOodScore(program));
+    // What the views say about damaged regions, once: it does not change with the sliders.
+    const RegionCatalog& catalog = regionCatalog();
+    const auto listOf = [](const std::vector<RegionCatalog::Damage>& damage) {
+        std::string list;
+        for (const RegionCatalog::Damage& d : damage)
+            list += (list.empty() ? "" : "; ") +
+                    ("region " + std::to_string(d.regionIndex) + ", " + d.part + ": " + d.problem);
+        return list;
+    };
+    for (const std::string& program : programs()) {
+        const auto damage = catalog.damageOf(program);
+        const std::size_t total = regionCount(program) + damage.size();
+        programDamage_.push_back(
+            damage.empty() ? std::string()
+                           : std::to_string(damage.size()) + " of " + std::to_string(total) +
+                                 " regions damaged and skipped: " + listOf(damage));
+    }
+    for (const std::string& program : catalog.damagedPrograms())
+        if (!hasProgram(program))
+            lostPrograms_.emplace_back(program, "every region damaged: " +
+                                                    listOf(catalog.damageOf(program)));
 }
 
 bool ExplorerModel::hasProgram(const std::string& program) const {
@@ -186,6 +206,9 @@ ExplorerPrediction ExplorerModel::predict(const CoreConfig& target, const CoreCo
     p.accuracy = accuracy_;
     p.modelName = model().name;
     p.programs = programs();
+    p.programDamage = programDamage_;
+    p.lostPrograms = lostPrograms_;
+    p.damageSummary = regionCatalog().damageSummary();
 
     // Evaluate the baseline only when it is new: a target drag evaluates one configuration per
     // region; otherwise both go through each region in one batch.

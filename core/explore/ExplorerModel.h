@@ -30,8 +30,10 @@ class ExplorerModel {
 public:
     /// Opens `path` read-only and loads its model `modelName` (the newest when empty). Throws a
     /// ConcordeError with a message for the user: the file is missing, not a feature database or
-    /// damaged (FeatureDatabase::openReadOnly), has no model or no complete region, or the user
-    /// cancelled through `job` (jobCancelled). `job` counts the regions precomputed.
+    /// damaged (FeatureDatabase::openReadOnly), has no model, a model that does not load, no
+    /// complete region or only damaged ones, or the user cancelled through `job`
+    /// (jobCancelled). `job` counts the regions precomputed. Damaged regions are skipped and
+    /// listed in damaged() (DatabasePredictor).
     ///
     /// With `only` (e.g. a headless export's target and baseline), predictions are precomputed
     /// just for configurations made of these configurations' values, snapped to the grid: every
@@ -48,9 +50,12 @@ public:
     const std::filesystem::path& path() const { return path_; }
     const CpiModel& model() const { return predictor_->model(); }
     const DatabasePredictor& predictor() const { return *predictor_; }
-    /// The database's programs and complete regions, read once at open (the predictor's regions
-    /// are these, in this order).
-    const RegionCatalog& regionCatalog() const { return catalog_; }
+    /// The database's programs and intact complete regions, read once at open (the predictor's
+    /// regions are these, in this order), and the damaged regions left out.
+    const RegionCatalog& regionCatalog() const { return predictor_->catalog(); }
+    /// The damaged regions skipped at open (empty for an intact database): every view shows
+    /// the rest, and the overview marks these and their programs.
+    const std::vector<RegionCatalog::Damage>& damaged() const { return predictor_->damaged(); }
     /// The database's grid: the values sliders may take.
     const ParameterGrid& grid() const { return checker_.grid(); }
     const ConfigChecker& checker() const { return checker_; }
@@ -112,12 +117,13 @@ private:
     std::filesystem::path path_;
     mutable FeatureDatabase database_;
     mutable std::mutex databaseMutex_;
-    RegionCatalog catalog_; ///< read once; the predictor and the GUI's bounds share it
     std::unique_ptr<DatabasePredictor> predictor_;
     ConfigChecker checker_;
     ModelAccuracy accuracy_;
     std::vector<std::optional<std::int64_t>> phases_; ///< per predictor region
-    std::vector<double> oodScores_;                    ///< per program, programs() order
+    std::vector<double> oodScores_;                   ///< per program, programs() order
+    std::vector<std::string> programDamage_;          ///< ExplorerPrediction::programDamage
+    std::vector<std::pair<std::string, std::string>> lostPrograms_;
 };
 
 } // namespace concorde

@@ -1,14 +1,15 @@
 #pragma once
 
+#include "explore/ConfigChecker.h"
 #include "ml/ModelAccuracy.h"
 #include "params/CoreConfig.h"
-#include "explore/ConfigChecker.h"
 
 #include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace concorde {
@@ -49,6 +50,15 @@ struct ExplorerPrediction {
     /// How far the selected program lies from the training data (above 1: outside; 0 for
     /// models without the statistics).
     double selectedOodScore = 0;
+
+    /// Damaged data (ExplorerModel::damaged()): per program (programs' order), what was
+    /// skipped, "" when nothing ("1 of 4 regions damaged and skipped: region 4, series group
+    /// rob: ..."); its CPI is from its other regions.
+    std::vector<std::string> programDamage;
+    /// Programs every region of which is damaged (absent from programs): name and why.
+    std::vector<std::pair<std::string, std::string>> lostPrograms;
+    /// The whole database's damage in one line (RegionCatalog::damageSummary); "" when intact.
+    std::string damageSummary;
 
     std::vector<ParameterWarning> warnings;         ///< about the target
     std::vector<ParameterWarning> baselineWarnings; ///< about the baseline

@@ -7,6 +7,7 @@
 #include "features/ParameterGrid.h"
 #include "ml/ModelAccuracy.h"
 #include "store/FeatureDatabase.h"
+#include "store/RegionCatalog.h"
 #include "store/StoredRegionSeries.h"
 
 #include <cmath>
@@ -39,13 +40,23 @@ ModelCheck::Report ModelCheck::run(const std::filesystem::path& path) {
     FeatureDatabase database = FeatureDatabase::openReadOnly(path);
     std::vector<ModelSummary> models;
     std::optional<std::int64_t> region;
+    std::optional<StoredRegionSeries> series;
     try {
         models = database.models();
-        for (const RegionRow& row : database.regions())
-            if (row.complete) {
-                region = row.id;
+        // The first intact region: damaged ones are validate-db's other problems, not the model's.
+        const auto index = StoredRegionSeries::indexFor(database.catalog());
+        // Named: a range-for over read(...).regions() would use the catalog after it is destroyed.
+        const RegionCatalog catalog = RegionCatalog::read(database);
+        for (const RegionCatalog::Region& candidate : catalog.regions()) {
+            try {
+                series = StoredRegionSeries::load(database, candidate.id, index);
+                region = candidate.id;
                 break;
+            } catch (const ConcordeError& e) {
+                if (e.kind() != ErrorKind::BadInput)
+                    throw;
             }
+        }
     } catch (const std::exception& e) {
         report.problems.push_back(path.string() + ": cannot list the models: " + e.what());
         return report;
@@ -61,9 +72,7 @@ ModelCheck::Report ModelCheck::run(const std::filesystem::path& path) {
             const ConfigChecker checker(grid,
                                         ConfigChecker::trainedValuesFromMetrics(model->metrics));
             if (region) {
-                const StoredRegionSeries series = StoredRegionSeries::load(
-                    database, *region, StoredRegionSeries::indexFor(database.catalog()));
-                const double cpi = DatabasePredictor::precompute(*model, grid, series)
+                const double cpi = DatabasePredictor::precompute(*model, grid, *series)
                                        ->predict(checker.snap(CoreConfig{}));
                 if (!std::isfinite(cpi) || !(cpi > 0))
                     throw badInput("predicts a CPI of " + std::to_string(cpi) + " for " +

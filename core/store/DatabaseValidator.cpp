@@ -16,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace concorde {
 namespace {
@@ -145,10 +146,23 @@ DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::pat
                                           " refers to a missing program");
         }
     });
+    std::set<std::int64_t> skipped; // complete regions predict and the explorer leave out
     for (const auto& [id, complete] : regionIds) {
         ++report.regions;
         std::optional<RegionRow> region;
-        if (!attempt(report, [&, id = id] { region = db.region(id); }) || !region)
+        const std::size_t before = report.problems.size();
+        const bool rowRead = attempt(report, [&, id = id] { region = db.region(id); });
+        if (!rowRead) {
+            // The row's own message names only its id: name the program and region too.
+            std::string& problem = report.problems.back();
+            const std::string prefix = name + ": regions row " + std::to_string(id);
+            if (problem.rfind(prefix, 0) == 0)
+                problem = name + ": " + db.describeRegion(id) + ", regions row" +
+                          problem.substr(prefix.size());
+            if (complete)
+                skipped.insert(id);
+        }
+        if (!rowRead || !region)
             continue;
         std::map<std::string, bool> present;
         attempt(report, [&, id = id] {
@@ -174,6 +188,8 @@ DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::pat
                 report.series += group.series.size();
             }
         }
+        if (report.problems.size() != before)
+            skipped.insert(id); // a series group is missing or does not decode
         for (const auto& [group, expected] : present)
             if (!expected)
                 report.problems.push_back(name + ": " + db.describeRegion(id) +
@@ -185,6 +201,43 @@ DatabaseValidator::Report DatabaseValidator::validate(const std::filesystem::pat
                                  name + ": " + db.describeRegion(id) + ", warm state");
         });
     }
+
+    attempt(report, [&] {
+        // What the damage costs: per program, the regions left for predictions.
+        auto q = c.prepare("SELECT r.id, p.name, r.region_index FROM regions AS r JOIN programs "
+                           "AS p ON p.id = r.program_id WHERE r.complete != 0 ORDER BY p.id, "
+                           "r.region_index",
+                           "counting damaged regions");
+        std::vector<std::string> order;
+        std::map<std::string, std::pair<std::size_t, std::vector<std::string>>> programs;
+        while (q.step()) {
+            const std::string program = q.text(1);
+            if (!programs.count(program))
+                order.push_back(program);
+            auto& [complete, damaged] = programs[program];
+            ++complete;
+            if (skipped.count(q.int64(0)))
+                damaged.push_back(std::to_string(q.int64(2)));
+        }
+        for (const std::string& program : order) {
+            const auto& [complete, damaged] = programs[program];
+            if (damaged.empty())
+                continue;
+            std::string indices;
+            for (const std::string& index : damaged)
+                indices += (indices.empty() ? "" : ", ") + index;
+            report.damagedPrograms.push_back(
+                damaged.size() == complete
+                    ? program + ": every region (" + indices +
+                          ") is damaged; predict and the explorer have nothing of it"
+                    : program + ": region" + (damaged.size() == 1 ? " " : "s ") + indices +
+                          " damaged; predict and the explorer skip " +
+                          (damaged.size() == 1 ? "it" : "them") + " and use the other " +
+                          std::to_string(complete - damaged.size()) + " of " +
+                          std::to_string(complete));
+        }
+    });
+    report.damagedRegions = skipped.size();
 
     std::vector<LabelRow> labels;
     attempt(report, [&] { labels = db.labels(); });

@@ -23,6 +23,11 @@ public:
         std::size_t seriesGroups = 0; ///< decoded successfully
         std::size_t series = 0;
         std::size_t labels = 0;
+        /// Complete regions whose row or a series group is damaged: `predict` and the explorer
+        /// skip them (RegionCatalog::Damage) and predict from the rest.
+        std::size_t damagedRegions = 0;
+        /// Per program with such regions, one line: which regions, and what is left.
+        std::vector<std::string> damagedPrograms;
         bool clean() const { return problems.empty(); }
     };
 

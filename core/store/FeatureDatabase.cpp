@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace concorde {
@@ -320,19 +321,31 @@ RegionRow regionFrom(SqliteStatement& q, const std::string& path) {
     RegionRow r;
     r.id = q.int64(0);
     r.programId = q.int64(1);
-    r.regionIndex = static_cast<std::uint32_t>(q.int64(2));
-    r.programStart = static_cast<std::uint64_t>(q.int64(3));
-    r.warmup = static_cast<std::uint64_t>(q.int64(4));
-    r.length = static_cast<std::uint64_t>(q.int64(5));
+    const std::string row = path + ": regions row " + std::to_string(r.id);
+    // Values no build writes: a damaged row, refused rather than read as a huge unsigned number.
+    const auto nonNegative = [&](int column, const char* what) {
+        if (q.isNull(column) || q.int64(column) < 0)
+            throw badInput(
+                row + " has an impossible " + what + " (" +
+                (q.isNull(column) ? std::string("NULL") : std::to_string(q.int64(column))) + ")");
+        return static_cast<std::uint64_t>(q.int64(column));
+    };
+    const std::uint64_t regionIndex = nonNegative(2, "region_index");
+    if (regionIndex > std::numeric_limits<std::uint32_t>::max())
+        throw badInput(row + " has an impossible region_index (" + std::to_string(regionIndex) +
+                       ")");
+    r.regionIndex = static_cast<std::uint32_t>(regionIndex);
+    r.programStart = nonNegative(3, "program_start");
+    r.warmup = nonNegative(4, "warmup");
     if (q.int64(5) <= 0) // nothing measured: its CPI would be 0 or a division by zero
-        throw badInput(path + ": regions row " + std::to_string(r.id) +
-                       " has no measured instructions (length " + std::to_string(q.int64(5)) + ")");
+        throw badInput(row + " has no measured instructions (length " + std::to_string(q.int64(5)) +
+                       ")");
+    r.length = static_cast<std::uint64_t>(q.int64(5));
     if (!q.isNull(6))
         r.phase = q.int64(6);
-    r.basicBlockVector =
-        BasicBlockVectorCodec::decode(q.blob(7), path + ": regions row " + std::to_string(r.id));
+    r.basicBlockVector = BasicBlockVectorCodec::decode(q.blob(7), row);
     r.complete = q.int64(8) != 0;
-    r.functionalWarmup = static_cast<std::uint64_t>(q.int64(9));
+    r.functionalWarmup = nonNegative(9, "functional_warmup");
     return r;
 }
 
@@ -348,6 +361,24 @@ std::vector<RegionRow> FeatureDatabase::regions() {
     std::vector<RegionRow> rows;
     while (query.step())
         rows.push_back(regionFrom(query, path_.string()));
+    return rows;
+}
+
+std::vector<RegionRow> FeatureDatabase::regions(std::vector<DamagedRegionRow>& damaged) {
+    auto query =
+        connection_->prepare(std::string(kRegionColumns) + " ORDER BY id", "reading regions");
+    std::vector<RegionRow> rows;
+    while (query.step()) {
+        try {
+            rows.push_back(regionFrom(query, path_.string()));
+        } catch (const ConcordeError& error) {
+            if (error.kind() != ErrorKind::BadInput)
+                throw;
+            // The columns that locate the row are plain integers; read them as stored.
+            damaged.push_back({query.int64(0), query.int64(1), query.int64(2), query.int64(8) != 0,
+                               error.what()});
+        }
+    }
     return rows;
 }
 
@@ -723,10 +754,9 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
             model.output = CpiModel::parseOutput(structure.string("output"), what);
             model.band = BandCalibration::fromJson(structure.value("band"), what);
             if (structure.count("members") != model.members.size())
-                throw badInput(what + ": the structure names " +
-                               std::to_string(structure.count("members")) +
-                               " members, the weights hold " +
-                               std::to_string(model.members.size()));
+                throw badInput(
+                    what + ": the structure names " + std::to_string(structure.count("members")) +
+                    " members, the weights hold " + std::to_string(model.members.size()));
             if (structure.has("ood"))
                 model.ood = OutOfDistributionScore::fromJson(structure.value("ood"),
                                                              model.layout.width(), what);

@@ -81,7 +81,20 @@ public:
     /// to copy ids exactly when merging). An existing program with the same name must have the
     /// same command line and length, else a bad-input error (two different traces, one name).
     std::int64_t ensureProgram(const ProgramRow& program);
+    /// Every regions row. A row that cannot be read (an impossible value, a basic-block vector
+    /// that does not decode) is a bad-input error naming it.
     std::vector<RegionRow> regions();
+    /// A regions row that could not be read: the integers that locate it, as stored, and why.
+    struct DamagedRegionRow {
+        std::int64_t id = 0;
+        std::int64_t programId = 0;
+        std::int64_t regionIndex = 0;
+        bool complete = false;
+        std::string problem; ///< the bad-input message regions() would throw
+    };
+    /// The rows that read; each damaged row goes to `damaged` instead of stopping the read, so
+    /// one bad row does not make the whole database unreadable.
+    std::vector<RegionRow> regions(std::vector<DamagedRegionRow>& damaged);
     std::optional<RegionRow> region(std::int64_t id);
     /// The region (program_id, region_index), inserting it (incomplete, with its phase if set)
     /// if absent; an existing one must have the same position and lengths.
@@ -99,9 +112,9 @@ public:
     /// Replaces every stored warm state by `rewrite(bytes, what)` (e.g. the same state in the
     /// current encoding), in one transaction: a throw leaves every row as it was. Returns the
     /// number of rows rewritten.
-    std::size_t rewriteWarmStates(
-        const std::function<std::vector<std::uint8_t>(std::span<const std::uint8_t>,
-                                                      const std::string&)>& rewrite);
+    std::size_t
+    rewriteWarmStates(const std::function<std::vector<std::uint8_t>(std::span<const std::uint8_t>,
+                                                                    const std::string&)>& rewrite);
     // region data
     /// Replaces the region's series and records and marks it complete, in one transaction.
     void writeRegionData(std::int64_t regionId, const RegionData& data);

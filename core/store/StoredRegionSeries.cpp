@@ -20,14 +20,18 @@ StoredRegionSeries::indexFor(const SeriesCatalog& catalog) {
 }
 
 StoredRegionSeries StoredRegionSeries::load(FeatureDatabase& database, std::int64_t regionId,
-                                            std::shared_ptr<const KeyIndex> index) {
+                                            std::shared_ptr<const KeyIndex> index,
+                                            std::string* reading) {
     const SeriesCatalog& catalog = database.catalog();
     if (!index)
         index = indexFor(catalog);
     std::vector<SeriesMatrix> groups;
     groups.reserve(catalog.groups().size());
-    for (const auto& group : catalog.groups())
+    for (const auto& group : catalog.groups()) {
+        if (reading)
+            *reading = "series group " + group.name;
         groups.push_back(database.readSeriesGroup(regionId, group.name));
+    }
     return StoredRegionSeries(database.path().string() + ": " + database.describeRegion(regionId),
                               std::move(index), std::move(groups));
 }

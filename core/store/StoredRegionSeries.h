@@ -25,9 +25,11 @@ public:
     static std::shared_ptr<const KeyIndex> indexFor(const SeriesCatalog& catalog);
 
     /// Reads and decodes every series group of region `regionId` (errors name the database, the
-    /// region and the group).
+    /// region and the group). With `reading`, it is set to the part being read ("series group
+    /// rob") before each read, so a caller catching an error knows which blob was damaged.
     static StoredRegionSeries load(FeatureDatabase& database, std::int64_t regionId,
-                                   std::shared_ptr<const KeyIndex> index = nullptr);
+                                   std::shared_ptr<const KeyIndex> index = nullptr,
+                                   std::string* reading = nullptr);
 
     std::span<const float> series(const SeriesKey& key) const override;
 
