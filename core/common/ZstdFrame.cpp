@@ -4,9 +4,18 @@
 
 // ZSTD_getFrameHeader and ZSTD_frameHeader::blockSizeMax (stable since zstd 1.4).
 #define ZSTD_STATIC_LINKING_ONLY
+#include <algorithm>
+#include <memory>
 #include <zstd.h>
 
 namespace concorde::zstd {
+namespace {
+
+/// Declared sizes up to this are allocated at once (one-shot decompression, the fast path of
+/// every real blob); beyond it the output grows with what the frame actually produces.
+constexpr std::size_t kUpFrontBytes = std::size_t{16} << 20;
+
+} // namespace
 
 std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
     std::vector<std::uint8_t> frame(ZSTD_compressBound(raw.size()));
@@ -60,12 +69,48 @@ std::vector<std::uint8_t> decompress(std::span<const std::uint8_t> frame, std::s
     if (expectedSize > *bound)
         throw badInput(what + ": declares " + std::to_string(expectedSize) +
                        " bytes but its compressed frame holds at most " + std::to_string(*bound));
-    std::vector<std::uint8_t> raw(expectedSize);
-    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
-    if (ZSTD_isError(got) || got != expectedSize)
-        throw badInput(what + ": does not decompress (" +
-                       (ZSTD_isError(got) ? std::string(ZSTD_getErrorName(got)) : "wrong size") +
-                       ")");
+    const auto failed = [&](std::size_t code) {
+        return badInput(what + ": does not decompress (" +
+                        (ZSTD_isError(code) ? std::string(ZSTD_getErrorName(code)) : "wrong size") +
+                        ")");
+    };
+    // The bound counts each compressed block as a whole block (128 KiB) whatever it holds, so
+    // four bytes of frame can vouch for 128 KiB: a large declared size is grown into only as
+    // the frame really produces it.
+    if (expectedSize <= kUpFrontBytes) {
+        std::vector<std::uint8_t> raw(expectedSize);
+        const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame.data(), frame.size());
+        if (ZSTD_isError(got) || got != expectedSize)
+            throw failed(got);
+        return raw;
+    }
+    const std::unique_ptr<ZSTD_DStream, std::size_t (*)(ZSTD_DStream*)> stream(ZSTD_createDStream(),
+                                                                               ZSTD_freeDStream);
+    if (!stream)
+        throw runtimeFailure(what + ": cannot start a zstd decompression");
+    std::vector<std::uint8_t> raw(kUpFrontBytes);
+    ZSTD_inBuffer in{frame.data(), frame.size(), 0};
+    ZSTD_outBuffer out{raw.data(), raw.size(), 0};
+    for (;;) {
+        const std::size_t left = ZSTD_decompressStream(stream.get(), &out, &in);
+        if (ZSTD_isError(left))
+            throw failed(left);
+        if (left == 0 && in.pos == in.size)
+            break; // every frame complete
+        if (out.pos < out.size) {
+            if (in.pos == in.size)
+                break; // truncated: the decoder wants input there is not
+            continue;
+        }
+        if (raw.size() > expectedSize)
+            break; // more than declared
+        // Produced this much for real: room for as much again.
+        raw.resize(std::min<std::uint64_t>(2 * raw.size(), std::uint64_t{expectedSize} + 1));
+        out = {raw.data(), raw.size(), out.pos};
+    }
+    if (out.pos != expectedSize || in.pos != in.size)
+        throw failed(0);
+    raw.resize(expectedSize);
     return raw;
 }
 

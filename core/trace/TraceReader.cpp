@@ -49,6 +49,9 @@ void TraceReader::fail(std::uint64_t offset, const std::string& problem) const {
 
 namespace {
 
+/// Records readRegion() makes room for before it reads any (a block's worth of a typical trace).
+constexpr std::uint64_t kRegionReserve = 65536;
+
 bool readAt(std::FILE* file, std::uint64_t offset, void* buffer, std::size_t size) {
     return std::fseek(file, static_cast<long>(offset), SEEK_SET) == 0 &&
            std::fread(buffer, 1, size, file) == size;
@@ -82,10 +85,13 @@ void TraceReader::readHeaderAndMetadata() {
     if (metadataBytes < 5 || metadataBytes > tf::kMaxMetadataBytes ||
         metadataOffset < tf::kFileHeaderBytes)
         fail(tf::kHeaderMetadataOffset, "corrupt header: impossible region-table location");
-    if (metadataOffset + metadataBytes > fileSize_)
-        fail(fileSize_, "truncated: the region table should end at byte " +
-                            std::to_string(metadataOffset + metadataBytes) + " but the file has " +
-                            std::to_string(fileSize_) + " bytes");
+    // Subtraction, not addition: an offset near 2^64 would wrap the sum past this check and the
+    // declared size would be allocated below before the read fails.
+    if (metadataOffset > fileSize_ || metadataBytes > fileSize_ - metadataOffset)
+        fail(fileSize_, "truncated: the region table (" + std::to_string(metadataBytes) +
+                            " bytes at byte " + std::to_string(metadataOffset) +
+                            ") runs past the end of the file (" + std::to_string(fileSize_) +
+                            " bytes)");
 
     std::vector<unsigned char> packed(metadataBytes);
     if (!readAt(file_, metadataOffset, packed.data(), packed.size()))
@@ -245,11 +251,17 @@ void TraceReader::readRegion(std::size_t regionIndex, std::vector<TraceRecord>& 
                        " does not exist (the trace has " + std::to_string(info_.regions.size()) +
                        ")");
     const Region& region = info_.regions[regionIndex];
-    records.resize(region.totalRecords());
+    // The index may declare 2^20 records per 32 bytes of file: grow with the records actually
+    // read from verified blocks instead of allocating the declared count up front.
+    records.clear();
+    records.reserve(std::min<std::uint64_t>(region.totalRecords(), kRegionReserve));
     seekRecord(region.firstRecord);
-    for (auto& record : records)
+    TraceRecord record;
+    for (std::uint64_t i = 0; i < region.totalRecords(); ++i) {
         if (!next(record))
             fail(fileSize_, "region " + std::to_string(regionIndex) + " ends early");
+        records.push_back(record);
+    }
 }
 
 void TraceReader::verifyAll() {
