@@ -44,6 +44,8 @@ template <typename Entry>
 std::vector<std::uint32_t> ranksInSets(const std::vector<Entry>& entries, std::uint32_t ways,
                                        std::uint64_t empty) {
     std::vector<std::uint32_t> ranks(entries.size(), 0);
+    if (ways == 0) // a perfect (size 0) structure may have 0 ways: no sets, and no endless loop
+        return ranks;
     for (std::size_t set = 0; set + ways <= entries.size(); set += ways)
         for (std::uint32_t w = 0; w < ways; ++w) {
             if (entries[set + w].pc == empty)

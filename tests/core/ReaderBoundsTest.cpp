@@ -3,6 +3,7 @@
 // before it is checked against the bytes actually present. Each case is built here from a real
 // file written by the real writer, then damaged as the finding describes.
 #include "../support/RandomRecords.h"
+#include "analysis/WarmState.h"
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
 #include "common/ZstdFrame.h"
@@ -14,8 +15,12 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
+#include <chrono>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <thread>
 #include <zstd.h>
 
 using namespace concorde;
@@ -212,6 +217,36 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConcordeError, zstd::decompress(frame, raw.size() - 1, "short"));
         QVERIFY_THROWS_EXCEPTION(ConcordeError, zstd::decompress({frame.data(), frame.size() - 5},
                                                                  raw.size(), "truncated"));
+    }
+
+    // Found by fuzz_warm_state (a timeout): a warm state whose branch-target front end has a
+    // perfect indirect predictor (0 entries) with 0 ways decoded fine, but encoding it again
+    // (build-db stores states re-encoded) looped forever over sets of 0 ways. This is the
+    // fuzzer's 23-byte input. The endless loop has no side effects, which is undefined
+    // behaviour: clang -O1 (the fuzz build) keeps it and this case fails on the old code there,
+    // but gcc -O2 deletes it, so the release build passed this case before the fix too.
+    void warmStateWithAZeroWayStructureEncodes() {
+        const std::vector<std::uint8_t> bytes = {0x02, 0x00, 0x00, 0x00, 0x00, 0x11, 0x01, 0x02,
+                                                 0x02, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+                                                 0x00, 0xdd, 0xcb, 0x52, 0x36, 0x63, 0x09};
+        const auto state =
+            std::make_shared<const WarmState>(WarmState::decode(bytes, "fuzzed warm state"));
+        QVERIFY(state->targets);
+        QCOMPARE(state->targets->spec().indirectWays, 0u);
+        // On a thread, so that the old endless loop fails this case instead of hanging the test.
+        const auto encoded = std::make_shared<std::vector<std::uint8_t>>();
+        const auto done = std::make_shared<std::atomic<bool>>(false);
+        std::thread([state, encoded, done] {
+            *encoded = state->encode();
+            *done = true;
+        }).detach();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (!*done && std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        QVERIFY2(*done, "encoding the warm state did not finish in 20 s");
+        const WarmState again = WarmState::decode(*encoded, "re-encoded");
+        QVERIFY(again.targets);
+        QVERIFY(again.targets->spec() == state->targets->spec());
     }
 };
 
