@@ -60,12 +60,22 @@ QSize effectiveSize(QCustomPlot& plot, const ChartExporter::Options& options, QS
     return fallback;
 }
 
-/// Lays a view out for the size of an export (legend placement, caption wrapping) and back for
-/// the widget afterwards.
+/// Draws a view for a file while it lives: in Export mode (unless asked to keep the window's
+/// state), with the context's title line and footer, laid out for the export's size (legend
+/// placement, caption wrapping); then puts the window's chart back.
 class ExportLayout {
 public:
-    ExportLayout(ChartView& view, const QSize& size) : view_(view) { view_.fitLayout(size); }
+    ExportLayout(ChartView& view, const QSize& size, const ChartExporter::Options& options)
+        : view_(view), previous_(view.renderMode()) {
+        if (!options.keepInteractionState)
+            view_.setRenderMode(ChartView::RenderMode::Export);
+        if (options.context)
+            view_.setExportLines(options.context->titleLine(view_), options.context->footerLine());
+        view_.fitLayout(size);
+    }
     ~ExportLayout() {
+        view_.setExportLines({}, {});
+        view_.setRenderMode(previous_);
         view_.fitLayout(view_.plot()->size());
         view_.plot()->replot(QCustomPlot::rpQueuedReplot);
     }
@@ -74,6 +84,7 @@ public:
 
 private:
     ChartView& view_;
+    ChartView::RenderMode previous_;
 };
 
 } // namespace
@@ -104,11 +115,26 @@ QSize ChartExporter::sizeFor(ChartView& view, const Options& options) {
     return effectiveSize(*view.plot(), options, view.defaultExportSize());
 }
 
+QString ChartExporter::sidecarPath(const QString& csvPath) {
+    return csvPath + QStringLiteral(".json");
+}
+
 bool ChartExporter::exportView(ChartView& view, const QString& path, const Options& options,
                                QString* error) {
+    if (formatOf(path) == Format::Csv) { // data only: nothing to lay out or draw
+        const ChartTable table = view.dataTable();
+        if (!exportPlot(*view.plot(), table, path, options, error))
+            return false;
+        if (!options.context)
+            return true;
+        const QString sidecar = sidecarPath(path);
+        if (!checkTarget(sidecar, error))
+            return false;
+        return writeFile(sidecar, options.context->sidecarJson(view, table), error);
+    }
     Options resolved = options;
     resolved.size = sizeFor(view, options);
-    const ExportLayout layout(view, resolved.size);
+    const ExportLayout layout(view, resolved.size, options);
     return exportPlot(*view.plot(), view.dataTable(), path, resolved, error);
 }
 
@@ -183,7 +209,7 @@ bool ChartExporter::exportPlot(QCustomPlot& plot, const ChartTable& table, const
 
 QImage ChartExporter::renderImage(ChartView& view, const Options& options) {
     const QSize size = sizeFor(view, options);
-    const ExportLayout layout(view, size);
+    const ExportLayout layout(view, size, options);
     return view.plot()
         ->toPixmap(size.width(), size.height(), options.scale > 0 ? options.scale : 1.0)
         .toImage();
@@ -210,8 +236,11 @@ bool ChartExporter::exportAll(const QList<ChartView*>& views, const QString& fol
                 QDir(folder).filePath(view->viewName() + QLatin1Char('.') + type.toLower());
             if (!exportView(*view, path, options, error))
                 return false;
-            if (written)
+            if (written) {
                 written->push_back(path);
+                if (options.context && formatOf(path) == Format::Csv)
+                    written->push_back(sidecarPath(path));
+            }
         }
     }
     return true;

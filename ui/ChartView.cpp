@@ -32,18 +32,22 @@ ChartView::ChartView(const QString& viewName, QWidget* parent)
     plot_->setPlottingHint(QCP::phFastPolylines, true);
     connect(plot_, &QCustomPlot::mouseMove, this, &ChartView::onMouseMove);
 
-    // Layout: row 0 the title, row 1 the body grid (the main axis rect, any rows views add under
-    // it) beside the legend column, which so spans them all. The default axis rect and legend
-    // are kept (QCustomPlot's xAxis, yAxis and legend keep pointing at them) and moved there.
+    // Layout: row 0 an export's title line, row 1 the title, row 2 the body grid (the main axis
+    // rect, any rows views add under it) beside the legend column, which so spans them all. The
+    // default axis rect and legend are kept (QCustomPlot's xAxis, yAxis and legend keep pointing
+    // at them) and moved there.
     QCPAxisRect* rect = plot_->axisRect();
     rect->insetLayout()->take(plot_->legend);
     plot_->plotLayout()->take(rect);
     plot_->plotLayout()->simplify();
+    headerElement_ = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->addElement(0, 0, headerElement_);
     titleElement_ = new QCPTextElement(plot_, QString());
-    plot_->plotLayout()->addElement(0, 0, titleElement_);
+    plot_->plotLayout()->addElement(1, 0, titleElement_);
     auto* columns = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(1, 0, columns);
+    plot_->plotLayout()->addElement(2, 0, columns);
     plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
     body_ = new QCPLayoutGrid;
     columns->addElement(0, 0, body_);
     body_->addElement(0, 0, rect);
@@ -55,16 +59,24 @@ ChartView::ChartView(const QString& viewName, QWidget* parent)
     legendColumn_->setRowStretchFactor(0, 0.001);
     plot_->legend->setLayer(QStringLiteral("legend"));
     plot_->legend->setVisible(true);
-    // Row 2: the caption; row 3: the legend when the chart is too narrow to have it beside.
+    // Row 3: the caption; row 4: the legend when the chart is too narrow to have it beside;
+    // row 5: an export's footer.
     captionElement_ = new QCPTextElement(plot_, QString());
-    plot_->plotLayout()->addElement(2, 0, captionElement_);
+    plot_->plotLayout()->addElement(3, 0, captionElement_);
     legendRow_ = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(3, 0, legendRow_);
+    plot_->plotLayout()->addElement(4, 0, legendRow_);
     // An empty grid's maximum width is zero, which would squeeze the whole column: a filler
     // beside the legend's cell keeps the row as wide as the chart.
     legendRow_->addElement(0, 1, new QCPLayoutElement(plot_));
-    plot_->plotLayout()->setRowStretchFactor(2, 0.001);
-    plot_->plotLayout()->setRowStretchFactor(3, 0.001);
+    footerElement_ = new QCPTextElement(plot_, QString());
+    plot_->plotLayout()->addElement(5, 0, footerElement_);
+    // Room above the title line and below the footer: a file has no window frame around it.
+    headerElement_->setMargins(QMargins(8, 8, 8, 2));
+    footerElement_->setMargins(QMargins(8, 6, 8, 6));
+    for (int row : {3, 4, 5})
+        plot_->plotLayout()->setRowStretchFactor(row, 0.001);
+    hideElement(headerElement_);
+    hideElement(footerElement_);
     hideElement(titleElement_);
     hideElement(captionElement_);
     hideElement(legendRow_);
@@ -98,12 +110,17 @@ void ChartView::setCaption(const QString& caption) {
 
 void ChartView::fitLayout(const QSize& size) {
     const int width = std::max(size.width(), 200);
-    // The caption, wrapped at word boundaries to the chart's width.
-    if (!caption_.isEmpty()) {
-        const QString text = wrapped(caption_, captionElement_->font(), width - 24);
-        if (text != captionElement_->text())
-            captionElement_->setText(text);
-    }
+    // The caption and an export's lines, wrapped at word boundaries to the chart's width.
+    const auto wrap = [&](QCPTextElement* element, const QString& text) {
+        if (text.isEmpty() || !element->visible())
+            return;
+        const QString lines = wrapped(text, element->font(), width - 24);
+        if (lines != element->text())
+            element->setText(lines);
+    };
+    wrap(captionElement_, caption_);
+    wrap(headerElement_, exportHeader_);
+    wrap(footerElement_, exportFooter_);
     QCPLegend* legend = plot_->legend;
     if (!legend->visible()) {
         placeLegend(legendBelow_, legendColumns_);
@@ -153,9 +170,9 @@ void ChartView::fitLayout(const QSize& size) {
     if (!title_.isEmpty())
         besideRoom -=
             static_cast<QCPLayoutElement*>(titleElement_)->minimumOuterSizeHint().height();
-    if (!caption_.isEmpty())
-        besideRoom -=
-            static_cast<QCPLayoutElement*>(captionElement_)->minimumOuterSizeHint().height();
+    for (QCPTextElement* text : {captionElement_, headerElement_, footerElement_})
+        if (text->visible())
+            besideRoom -= static_cast<QCPLayoutElement*>(text)->minimumOuterSizeHint().height();
     const int besideHeight =
         items * (itemHeight + legend->rowSpacing()) + margins.top() + margins.bottom();
     // Beside, laid out for real: the estimate above misses the axes' labels and ticks (large
@@ -286,9 +303,69 @@ void ChartView::refitTicks() {
     afterLayout();
 }
 
-void ChartView::setEmptyMessage(const QString& message) {
+void ChartView::setEmptyMessage(const QString& message, const QString& hint) {
     emptyMessage_ = message;
+    emptyHint_ = hint;
     rebuild();
+}
+
+void ChartView::setRenderMode(RenderMode mode) {
+    if (mode == renderMode_)
+        return;
+    renderMode_ = mode;
+    const bool exporting = mode == RenderMode::Export;
+    // The hover tracer marks where the pointer was: hidden in a file, back as it was after.
+    if (exporting) {
+        tracerShown_.clear();
+        for (const auto& tracer : hoverTracers_) {
+            tracerShown_.push_back(tracer && tracer->visible());
+            if (tracer)
+                tracer->setVisible(false);
+        }
+    } else {
+        for (int i = 0; i < hoverTracers_.size() && i < tracerShown_.size(); ++i)
+            if (hoverTracers_[i])
+                hoverTracers_[i]->setVisible(tracerShown_[i]);
+        tracerShown_.clear();
+    }
+    if (!hasData() && !emptyHint_.isEmpty())
+        rebuild(); // the empty message with or without its hint
+    renderModeChanged();
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setExportLines(const QString& header, const QString& footer) {
+    exportHeader_ = header;
+    exportFooter_ = footer;
+    headerElement_->setText(header);
+    footerElement_->setText(footer);
+    showElement(headerElement_, !header.isEmpty());
+    showElement(footerElement_, !footer.isEmpty());
+}
+
+QStringList ChartView::drawnTexts() const {
+    QStringList texts;
+    const auto add = [&](const QString& text) {
+        if (!text.isEmpty())
+            texts.push_back(text);
+    };
+    for (int i = 0; i < plot_->plotLayout()->elementCount(); ++i)
+        if (auto* text = qobject_cast<QCPTextElement*>(plot_->plotLayout()->elementAt(i)))
+            if (text->visible())
+                add(text->text());
+    for (QCPAxisRect* rect : plot_->axisRects())
+        for (QCPAxis* axis : rect->axes())
+            if (axis->visible())
+                add(axis->label());
+    if (plot_->legend->visible())
+        for (int i = 0; i < plot_->legend->itemCount(); ++i)
+            if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->item(i)))
+                add(item->plottable()->name());
+    for (int i = 0; i < plot_->itemCount(); ++i)
+        if (auto* text = qobject_cast<QCPItemText*>(plot_->item(i)))
+            if (text->visible() && (!text->layer() || text->layer()->visible()))
+                add(text->text());
+    return texts;
 }
 
 QCPAxisRect* ChartView::resetPlot() {
@@ -321,6 +398,12 @@ QCPAxisRect* ChartView::resetPlot() {
     titleElement_->setText(title_);
     captionElement_->setFont(theme_.font(1.0));
     captionElement_->setTextColor(theme_.foreground);
+    QFont header = theme_.font(1.15);
+    header.setBold(true);
+    headerElement_->setFont(header);
+    headerElement_->setTextColor(theme_.foreground);
+    footerElement_->setFont(theme_.font(0.85));
+    footerElement_->setTextColor(theme_.tint(theme_.foreground, 0.75));
     // Views that want a caption set it again in their rebuild().
     caption_.clear();
     captionElement_->setText(QString());
@@ -336,6 +419,8 @@ QCPAxisRect* ChartView::resetPlot() {
     legend->setMargins(QMargins(7, 5, 7, 5));
     legendColumn_->setMinimumMargins(QMargins(4, 4, 8, 4));
     setLegendVisible(true);
+    hoverTracers_.clear(); // clearItems() deleted them
+    tracerShown_.clear();
     return rect;
 }
 
@@ -369,7 +454,9 @@ void ChartView::showEmptyMessage() {
     text->position->setAxisRect(rect);
     text->position->setCoords(0.5, 0.5);
     text->setPositionAlignment(Qt::AlignCenter);
-    text->setText(emptyMessage_);
+    text->setText(exporting() || emptyHint_.isEmpty()
+                      ? emptyMessage_
+                      : emptyMessage_ + QLatin1Char('\n') + emptyHint_);
     text->setFont(theme_.font(1.2));
     text->setColor(theme_.foreground);
     setLegendVisible(false);
@@ -384,8 +471,8 @@ void ChartView::setLegendVisible(bool visible) {
 void ChartView::showElement(QCPLayoutElement* element, bool shown) {
     if (auto* text = qobject_cast<QCPTextElement*>(element)) {
         // A text element keeps a line's height even when empty and capped: take it out of the
-        // layout while hidden (row 0: the title, row 2: the caption).
-        const int row = text == titleElement_ ? 0 : 2;
+        // layout while hidden.
+        const int row = rowOf(text);
         QCPLayoutGrid* layout = plot_->plotLayout();
         const bool inLayout = layout->hasElement(row, 0) && layout->element(row, 0) == text;
         if (shown && !inLayout)
@@ -401,6 +488,14 @@ void ChartView::showElement(QCPLayoutElement* element, bool shown) {
     if (!shown)
         element->setMaximumSize(element == legendColumn_ ? 0 : QWIDGETSIZE_MAX,
                                 element == legendColumn_ ? QWIDGETSIZE_MAX : 0);
+}
+
+int ChartView::rowOf(const QCPTextElement* text) const {
+    if (text == headerElement_)
+        return 0;
+    if (text == titleElement_)
+        return 1;
+    return text == captionElement_ ? 3 : 5;
 }
 
 void ChartView::hideElement(QCPLayoutElement* element) {
@@ -455,6 +550,7 @@ QCPItemTracer* ChartView::addHoverTracer(QCPAxis* x, QCPAxis* y) {
     tracer->position->setAxes(x, y);
     tracer->setVisible(false);
     tracer->setLayer(QStringLiteral("highlight"));
+    hoverTracers_.push_back(tracer);
     return tracer;
 }
 

@@ -4,7 +4,9 @@
 #include "ChartTheme.h"
 #include "FittedTextTicker.h"
 
+#include <QList>
 #include <QPointF>
+#include <QPointer>
 #include <QSharedPointer>
 #include <QSize>
 #include <QString>
@@ -51,8 +53,38 @@ public:
     /// The title above the plot (e.g. "gzip region 3 — throughput CDFs").
     void setTitle(const QString& title);
     const QString& title() const { return title_; }
-    /// What the plot says while it has no data.
-    void setEmptyMessage(const QString& message);
+    /// What the plot says while it has no data; `hint` (e.g. "press Compute") follows on its own
+    /// line in the window only, never in an export.
+    void setEmptyMessage(const QString& message, const QString& hint = {});
+
+    /// What the chart is drawn for: the window, or a file (ChartExporter). An export leaves out
+    /// what only means something beside a pointer: interaction hints ("click a region…"), the
+    /// hover tracer, selection marks. Views that draw such things honour exporting() in
+    /// rebuild() or renderModeChanged(); back in Live mode the window's chart is as it was.
+    enum class RenderMode { Live, Export };
+    void setRenderMode(RenderMode mode);
+    RenderMode renderMode() const { return renderMode_; }
+    bool exporting() const { return renderMode_ == RenderMode::Export; }
+    /// Lines an export adds around the chart (ChartExportContext): `header` above the title
+    /// (what is shown, of which program, target and baseline), `footer` in small print under
+    /// everything (database, model accuracy, date); empty: none. ChartExporter sets them for
+    /// the time of an export and clears them after: the window's charts have neither.
+    void setExportLines(const QString& header, const QString& footer);
+    const QString& exportHeader() const { return exportHeader_; }
+    const QString& exportFooter() const { return exportFooter_; }
+    /// What an export's title line names as the chart's subject.
+    enum class Scope {
+        Selection,   ///< the selected program, or the region drilled into
+        Program,     ///< the selected program, even when a region is drilled into
+        EveryProgram ///< every program of the database
+    };
+    virtual Scope scope() const { return Scope::Selection; }
+    /// The subject as the chart itself names it when it knows better than its scope (e.g. "the
+    /// geometric mean of every program"); empty: the scope decides.
+    virtual QString subject() const { return {}; }
+    /// Every text the chart draws as it stands (title, export lines, caption, axis labels, legend
+    /// entries, text items; visible ones only), for tests and checks of what an export shows.
+    QStringList drawnTexts() const;
 
     /// The hover text for the pointer at `pos` (QCustomPlot widget pixels), empty where there is
     /// nothing to tell; views also move their tracer there. What the tooltip shows.
@@ -115,6 +147,9 @@ protected:
     /// Called after each layout, when pixel positions are final (e.g. to keep a label inside the
     /// plot). The default does nothing.
     virtual void afterLayout() {}
+    /// Called after setRenderMode() changed the mode (the hover tracers are already hidden or
+    /// restored): views with interaction hints or selection marks show or hide them here.
+    virtual void renderModeChanged() {}
 
     /// The layout grid below the title, beside the legend column: (0, 0) the main axis rect.
     /// Views may add rows under it (e.g. the timeseries band); the legend beside spans them.
@@ -131,12 +166,16 @@ private:
     /// replot lays the chart out again for real).
     double plotAreaWith(bool below, int columns, const QSize& size);
     void showElement(QCPLayoutElement* element, bool shown);
+    /// The plot layout's row of a text element (header, title, caption, footer).
+    int rowOf(const QCPTextElement* text) const;
     void hideElement(QCPLayoutElement* element);
     QString wrapped(const QString& text, const QFont& font, double width) const;
 
     QString viewName_;
     QCustomPlot* plot_ = nullptr;
+    QCPTextElement* headerElement_ = nullptr; ///< an export's title line
     QCPTextElement* titleElement_ = nullptr;
+    QCPTextElement* footerElement_ = nullptr; ///< an export's footer
     QCPLayoutGrid* body_ = nullptr;
     QCPLayoutGrid* legendColumn_ = nullptr;
     QCPLayoutGrid* legendRow_ = nullptr;
@@ -147,7 +186,14 @@ private:
     ChartTheme theme_;
     QString title_;
     QString emptyMessage_;
+    QString emptyHint_;
     QString lastHoverText_;
+    RenderMode renderMode_ = RenderMode::Live;
+    QString exportHeader_;
+    QString exportFooter_;
+    /// The hover tracers of the current build, and whether each was shown before an export.
+    QList<QPointer<QCPItemTracer>> hoverTracers_;
+    QList<bool> tracerShown_;
 };
 
 } // namespace concorde::ui

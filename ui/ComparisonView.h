@@ -39,6 +39,7 @@ public:
     ChartTable dataTable() const override;
     bool hasData() const override { return !rows_.isEmpty(); }
     QString hoverTextAt(const QPointF& pos) override;
+    Scope scope() const override { return Scope::EveryProgram; }
 
 protected:
     void rebuild() override;

@@ -153,6 +153,8 @@ int HeadlessExport::run(const Request& request, const PresetLibrary& presets,
     // As the window's exports: laid out for the file's size (legend, caption wrapping).
     ChartExporter::Options options;
     options.size = request.size;
+    options.context = ChartExportContext::fromSession(session, presets.presets());
+    options.context->footer = request.footer;
     QString problem;
     if (!ChartExporter::exportView(*page->chartView(), request.output, options, &problem) &&
         problem.isEmpty())

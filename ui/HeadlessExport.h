@@ -19,13 +19,15 @@ class ViewCatalog;
 ///
 ///     concorde-explorer [DB] --export VIEW [--program P] [--preset P | --set k=v ...]
 ///                       [--baseline P] [--param KEY] [--theme light|dark] [--projector]
-///                       [--size WxH] -o FILE.png|.svg|.pdf|.csv
+///                       [--size WxH] [--no-footer] -o FILE.png|.svg|.pdf|.csv
 ///
 /// opens the database on the calling thread, predicts for the configuration (a preset, then
 /// the --set assignments in order; by default n1-like) against the baseline (a preset, by default
 /// little), builds the
 /// view from the ViewCatalog without showing it, and writes the chart (PNG, SVG, PDF) or its
-/// data (CSV). Needs a QApplication; no display (QT_QPA_PLATFORM=offscreen).
+/// data (CSV), as the window's File ▸ Export does: the chart with its title line and footer
+/// (ChartExportContext; --no-footer drops the footer), a CSV with FILE.csv.json beside it.
+/// Needs a QApplication; no display (QT_QPA_PLATFORM=offscreen).
 class HeadlessExport {
 public:
     struct Request {
@@ -40,6 +42,7 @@ public:
         QString theme = QStringLiteral("light");
         bool projector = false;
         QSize size{1280, 800};
+        bool footer = true; ///< database, model accuracy and date under the chart
     };
 
     /// Runs one export. Returns the exit code — 0 written; 2 for a usage or input error (unknown

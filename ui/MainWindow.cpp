@@ -35,6 +35,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
+#include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
@@ -52,7 +53,7 @@ const QString kSessionFilter = QStringLiteral("Explorer sessions (*.json);;All f
 } // namespace
 
 MainWindow::MainWindow(Session& session, const PresetLibrary& presets, QWidget* parent)
-    : QMainWindow(parent), session_(session) {
+    : QMainWindow(parent), session_(session), presets_(presets.presets()) {
     setObjectName(QStringLiteral("main_window"));
     setWindowTitle(tr("Concorde Explorer"));
 
@@ -185,7 +186,9 @@ bool MainWindow::exportCurrentChart(const QString& path, QString* error) {
     if (!page)
         return false;
     page->ensureCurrent();
-    return ChartExporter::exportView(*page->chartView(), path, {}, error);
+    ChartExporter::Options options;
+    options.context = exportContext();
+    return ChartExporter::exportView(*page->chartView(), path, options, error);
 }
 
 bool MainWindow::copyCurrentChart() {
@@ -193,7 +196,9 @@ bool MainWindow::copyCurrentChart() {
     if (!page)
         return false;
     page->ensureCurrent();
-    ChartExporter::copyToClipboard(*page->chartView());
+    ChartExporter::Options options;
+    options.context = exportContext();
+    ChartExporter::copyToClipboard(*page->chartView(), options);
     return true;
 }
 
@@ -204,7 +209,24 @@ bool MainWindow::exportAllForReview(const QString& folder, QString* error, QStri
         if (page->chartView()->hasData())
             charts << page->chartView();
     }
-    return ChartExporter::exportAll(charts, folder, {}, {}, error, written);
+    ChartExporter::Options options;
+    options.context = exportContext();
+    return ChartExporter::exportAll(charts, folder, {}, options, error, written);
+}
+
+ChartExportContext MainWindow::exportContext() const {
+    ChartExportContext context = ChartExportContext::fromSession(
+        session_, presets_, bounds_->drilledRegion() >= 0 ? bounds_->selectionLabel() : QString());
+    context.footer = exportFooter();
+    return context;
+}
+
+bool MainWindow::exportFooter() const {
+    return footerAction_->isChecked();
+}
+
+void MainWindow::setExportFooter(bool footer) {
+    footerAction_->setChecked(footer);
 }
 
 void MainWindow::chooseExportFile() {
@@ -263,6 +285,13 @@ void MainWindow::buildMenus(const PresetLibrary& presets) {
         ->setObjectName(QStringLiteral("action_copy_chart"));
     exports->addAction(tr("Export &all for review…"), this, &MainWindow::chooseExportFolder)
         ->setObjectName(QStringLiteral("action_export_all"));
+    exports->addSeparator();
+    footerAction_ = exports->addAction(tr("&Footer on exported charts (database, accuracy, date)"));
+    footerAction_->setObjectName(QStringLiteral("action_export_footer"));
+    footerAction_->setCheckable(true);
+    footerAction_->setChecked(QSettings().value(QStringLiteral("export/footer"), true).toBool());
+    connect(footerAction_, &QAction::toggled, this,
+            [](bool on) { QSettings().setValue(QStringLiteral("export/footer"), on); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setObjectName(QStringLiteral("action_quit"));

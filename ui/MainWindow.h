@@ -1,8 +1,12 @@
 #pragma once
 
+#include "ChartExportContext.h"
+#include "params/Preset.h"
+
 #include <QMainWindow>
 #include <QRect>
 #include <QStringList>
+#include <vector>
 
 class QAction;
 class QShowEvent;
@@ -67,6 +71,12 @@ public:
     /// and format (PNG, SVG, PDF, CSV). `written` receives the paths.
     bool exportAllForReview(const QString& folder, QString* error = nullptr,
                             QStringList* written = nullptr);
+    /// What every export of the window says about itself (title line, footer, CSV sidecar):
+    /// the session's program or drilled region, target, baseline, database and accuracy.
+    ChartExportContext exportContext() const;
+    /// File ▸ Export ▸ Footer on exported charts (database, model accuracy, date); remembered.
+    bool exportFooter() const;
+    void setExportFooter(bool footer);
 
 protected:
     /// On the first show, once the window frame is known: shrinks the window so that the frame
@@ -111,6 +121,8 @@ private:
     QLabel* databaseLabel_ = nullptr;
     ExplorerBounds* bounds_ = nullptr;
     QAction* backAction_ = nullptr;
+    QAction* footerAction_ = nullptr;
+    std::vector<Preset> presets_; ///< what names the target and baseline in exports
     GuideDialog* guide_ = nullptr;
     bool fittedFrame_ = false; ///< showEvent() has fitted the frame to the screen
     bool fullScreenForProjector_ = false;

@@ -66,7 +66,7 @@ void OverviewView::setPrediction(const PredictionPtr& prediction) {
         damageCaption_ = p.damageSummary.empty()
                              ? QString()
                              : tr("⚠ Damaged data: %1 skipped; the programs marked ⚠ are predicted "
-                                  "from their remaining regions (hover a row for what is damaged).")
+                                  "from their remaining regions")
                                    .arg(damagedCount(p));
     } else {
         damageCaption_.clear();
@@ -77,7 +77,12 @@ void OverviewView::setPrediction(const PredictionPtr& prediction) {
 void OverviewView::rebuild() {
     QCPAxisRect* rect = resetPlot();
     plot()->setInteractions({}); // the rows and the CPI axis stay put
-    setCaption(damageCaption_);
+    // In a file, no hover hint and no selected row: the export names its subject itself.
+    const bool live = !exporting();
+    QString caption = damageCaption_;
+    if (!caption.isEmpty())
+        caption += live ? tr(" (hover a row for what is damaged).") : QStringLiteral(".");
+    setCaption(caption);
     QCPAxis* programs = rect->axis(QCPAxis::atLeft);
     QCPAxis* cpi = rect->axis(QCPAxis::atBottom);
     target_ = new QCPBars(programs, cpi); // created first: first in the legend
@@ -120,9 +125,9 @@ void OverviewView::rebuild() {
         baselines << row.baseline;
         const QString name =
             row.damage.isEmpty() ? row.program : QStringLiteral("⚠ ") + row.program;
-        names << (row.selected ? QStringLiteral("▸ ") + name : name);
+        names << (row.selected && live ? QStringLiteral("▸ ") + name : name);
         largest = std::max({largest, row.target, row.baseline});
-        if (row.selected)
+        if (row.selected && live)
             selected = i;
     }
     target_->setData(keys, targets, true);
@@ -150,7 +155,7 @@ void OverviewView::rebuild() {
                            deltaText(row.target, row.baseline) + QLatin1Char(')') +
                            (row.damage.isEmpty() ? QString() : tr("  ⚠ regions skipped")));
         QFont font = theme().font(0.9);
-        font.setBold(row.selected);
+        font.setBold(row.selected && live);
         label->setFont(font);
         label->setColor(theme().foreground);
         valueLabels_.push_back({label, std::max(row.target, row.baseline)});

@@ -54,6 +54,7 @@ public:
     bool hasData() const override { return !rows_.isEmpty(); }
     /// The program's CPIs and change for the row under `pos` (empty outside the rows).
     QString hoverTextAt(const QPointF& pos) override;
+    Scope scope() const override { return Scope::EveryProgram; }
     /// The height at which every row has room for its program's name (0 before the first
     /// layout). With dozens of programs a window is shorter: the page then scrolls.
     int heightForEveryRow() const { return heightForEveryRow_; }
@@ -66,6 +67,8 @@ signals:
 
 protected:
     void rebuild() override;
+    /// An export marks no selected row and has no hover hint.
+    void renderModeChanged() override { rebuild(); }
     /// Widens the CPI axis until every row's value label fits beside its bar at this size.
     void afterLayout() override;
 

@@ -90,8 +90,7 @@ void PhasesView::rebuild() {
     const auto& entries = timeline_.entries;
     const int n = static_cast<int>(entries.size());
     const bool known = cpisKnown();
-    x->setLabel(tr("Region of %1 in execution order\n(click a region to drill in)")
-                    .arg(QString::fromStdString(timeline_.program)));
+    x->setLabel(regionAxisLabel());
     y->setLabel(known ? tr("Predicted CPI") : tr("(no CPI model in the database)"));
     y->setTickLabels(known);
 
@@ -179,12 +178,25 @@ void PhasesView::rebuild() {
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
+QString PhasesView::regionAxisLabel() const {
+    const QString label =
+        tr("Region of %1 in execution order").arg(QString::fromStdString(timeline_.program));
+    return exporting() ? label : label + QLatin1Char('\n') + tr("(click a region to drill in)");
+}
+
+void PhasesView::renderModeChanged() {
+    if (!hasData())
+        return;
+    plot()->axisRect()->axis(QCPAxis::atBottom)->setLabel(regionAxisLabel());
+    placeSelectionMark();
+}
+
 void PhasesView::placeSelectionMark() {
     if (selectionMark_) {
         plot()->removeItem(selectionMark_);
         selectionMark_ = nullptr;
     }
-    if (selected_ < 0 || !hasData())
+    if (selected_ < 0 || !hasData() || exporting())
         return;
     QCPAxisRect* rect = plot()->axisRect();
     selectionMark_ = new QCPItemRect(plot());

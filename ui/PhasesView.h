@@ -48,6 +48,8 @@ public:
     bool hasData() const override;
     QString hoverTextAt(const QPointF& pos) override;
     QSize defaultExportSize() const override { return {1600, 800}; }
+    /// Every region of the program, whichever is drilled into.
+    Scope scope() const override { return Scope::Program; }
 
 signals:
     /// Entry `index` of the timeline was clicked.
@@ -55,10 +57,13 @@ signals:
 
 protected:
     void rebuild() override;
+    /// An export has neither the "click a region" hint nor the selected region's outline.
+    void renderModeChanged() override;
 
 private:
     void onMousePress(QMouseEvent* event);
     void placeSelectionMark();
+    QString regionAxisLabel() const;
     bool cpisKnown() const;
     double barHeight(std::size_t entry) const;
 

@@ -42,6 +42,9 @@ public:
     ChartTable dataTable() const override;
     bool hasData() const override { return !ranking_.empty(); }
     QString hoverTextAt(const QPointF& pos) override;
+    Scope scope() const override { return Scope::Program; }
+    /// The program, or the geometric mean of every program, as set with the ranking.
+    QString subject() const override { return subject_; }
     /// The chart height at which every row has its name and values at the smallest legible
     /// size (0 before the first layout).
     int heightForEveryRow() const { return heightForEveryRow_; }

@@ -31,8 +31,8 @@ double coordAt(const QCPAxis* axis, const QPointF& pos) {
 ShapleyView::ShapleyView(QWidget* parent) : ChartView(QStringLiteral("shapley"), parent) {
     connect(plot(), &QCustomPlot::mousePress, this, &ShapleyView::onMousePress);
     connect(plot(), &QCustomPlot::afterLayout, this, &ShapleyView::fitValueLabels);
-    setEmptyMessage(tr("No Shapley attribution yet:\nchoose a baseline and a target and press "
-                       "Compute"));
+    setEmptyMessage(tr("No Shapley attribution yet"),
+                    tr("Choose a baseline and a target and press Compute"));
 }
 
 void ShapleyView::setReport(std::shared_ptr<const AttributionReport> report) {

@@ -74,6 +74,12 @@ public:
     ChartTable dataTable() const override;
     bool hasData() const override;
     QString hoverTextAt(const QPointF& pos) override;
+    /// Every program, one program's regions, or the region drilled into.
+    Scope scope() const override {
+        return mode_ == Mode::Programs  ? Scope::EveryProgram
+               : mode_ == Mode::Regions ? Scope::Program
+                                        : Scope::Selection;
+    }
     QSize defaultExportSize() const override { return {1600, 900}; }
 
 signals:

@@ -24,12 +24,23 @@ SweepView::SweepView(QWidget* parent) : ChartView(QStringLiteral("sweep"), paren
 void SweepView::setSweep(ParameterSweep sweep, std::optional<std::size_t> selected) {
     sweep_ = std::move(sweep);
     selected_ = selected && *selected < sweep_.programs.size() ? selected : std::nullopt;
+    setTitle(sweepTitle());
+    rebuild();
+}
+
+QString SweepView::sweepTitle() const {
     const ParameterSpec& spec = ParameterSpace::spec(sweep_.parameter);
-    setTitle(tr("Predicted CPI across %1%2, other parameters at the sliders")
-                 .arg(QString::fromStdString(spec.label),
-                      spec.unit.empty()
-                          ? QString()
-                          : QStringLiteral(" (%1)").arg(QString::fromStdString(spec.unit))));
+    return tr("Predicted CPI across %1%2, other parameters %3")
+        .arg(QString::fromStdString(spec.label),
+             spec.unit.empty() ? QString()
+                               : QStringLiteral(" (%1)").arg(QString::fromStdString(spec.unit)),
+             exporting() ? tr("as in the target") : tr("at the sliders"));
+}
+
+void SweepView::renderModeChanged() {
+    if (!hasData())
+        return;
+    setTitle(sweepTitle());
     rebuild();
 }
 
@@ -85,8 +96,7 @@ void SweepView::rebuild() {
         lower->removeFromLegend();
         auto* upper = plot()->addGraph(x, y);
         upper->setObjectName(QStringLiteral("sweep_band"));
-        upper->setData(keys, QVector<double>(sweep_.bandHigh.begin(), sweep_.bandHigh.end()),
-                       true);
+        upper->setData(keys, QVector<double>(sweep_.bandHigh.begin(), sweep_.bandHigh.end()), true);
         upper->setPen(Qt::NoPen);
         upper->setBrush(theme().tint(theme().target, 0.25));
         upper->setChannelFillGraph(lower);
@@ -147,8 +157,8 @@ void SweepView::rebuild() {
     label->position->setType(QCPItemPosition::ptPlotCoords);
     label->position->setCoords(double(sweep_.current), high + margin);
     label->setPadding(QMargins(4, 2, 0, 0));
-    label->setText(
-        tr("sliders: %1").arg(valueText(sweep_.parameter, sweep_.values[sweep_.current])));
+    label->setText((exporting() ? tr("target: %1") : tr("sliders: %1"))
+                       .arg(valueText(sweep_.parameter, sweep_.values[sweep_.current])));
     label->setFont(theme().font(0.85));
     label->setColor(theme().foreground);
     plot()->replot(QCustomPlot::rpQueuedReplot);

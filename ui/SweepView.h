@@ -37,11 +37,15 @@ public:
     ChartTable dataTable() const override;
     bool hasData() const override { return !sweep_.values.empty(); }
     QString hoverTextAt(const QPointF& pos) override;
+    Scope scope() const override { return Scope::EveryProgram; }
 
 protected:
     void rebuild() override;
+    /// The window says "the sliders" where a file, read without them, says "the target".
+    void renderModeChanged() override;
 
 private:
+    QString sweepTitle() const;
     ParameterSweep sweep_;
     std::optional<std::size_t> selected_;
     QCPGraph* selectedGraph_ = nullptr;

@@ -34,6 +34,7 @@ public:
     ChartTable dataTable() const override;
     bool hasData() const override { return !validation_.points.empty(); }
     QString hoverTextAt(const QPointF& pos) override;
+    Scope scope() const override { return Scope::EveryProgram; }
 
 protected:
     void rebuild() override;

@@ -77,6 +77,9 @@ struct Options {
                             QStringLiteral("Size of an exported chart in pixels (default "
                                            "1280x800)."),
                             QStringLiteral("WxH"), QStringLiteral("1280x800")};
+    QCommandLineOption noFooter{QStringLiteral("no-footer"),
+                                QStringLiteral("Leave out the exported chart's footer (database, "
+                                               "model accuracy, date).")};
 };
 
 void configureParser(QCommandLineParser& parser, const Options& options) {
@@ -95,8 +98,11 @@ void configureParser(QCommandLineParser& parser, const Options& options) {
             "Headless export, for scripts and CI (no display needed):\n"
             "  concorde-explorer [DB] --export VIEW [--program P] [--preset P | --set k=v ...]\n"
             "                    [--baseline P] [--param KEY] [--theme light|dark] [--projector]\n"
-            "                    [--size WxH]\n"
+            "                    [--size WxH] [--no-footer]\n"
             "                    -o FILE.png|.svg|.pdf|.csv\n"
+            "The chart has a title line (view, program, target and baseline) and a footer\n"
+            "(database, model accuracy, date); a .csv stays plain and FILE.csv.json beside it\n"
+            "holds the same context and what each column means.\n"
             "Views:\n%1"
             "It exits with status 2 and a message on an unknown view, program, preset or\n"
             "parameter, a bad value or an unsupported file extension, and with 1 when the\n"
@@ -109,7 +115,7 @@ void configureParser(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("[database]"));
     parser.addOptions({options.exportView, options.output, options.program, options.preset,
                        options.set, options.baseline, options.sweepParameter, options.theme,
-                       options.view, options.projector, options.size});
+                       options.view, options.projector, options.size, options.noFooter});
 }
 
 bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names) {
@@ -124,7 +130,8 @@ bool hasArgument(int argc, char** argv, std::initializer_list<const char*> names
 
 /// The shipped default database: beside the build tree's sources (build/bin → ../../data), where
 /// an install puts it (bin → ../share/concorde), in the XDG data directories (a package's
-/// /usr/share/concorde, for a binary run from elsewhere), or in the source tree this was built from.
+/// /usr/share/concorde, for a binary run from elsewhere), or in the source tree this was built
+/// from.
 QString defaultDatabase() {
     const QDir bin(QCoreApplication::applicationDirPath());
     for (const QString& candidate :
@@ -197,6 +204,7 @@ int main(int argc, char** argv) {
     request.theme = parser.value(options.theme);
     request.projector = parser.isSet(options.projector);
     request.size = concorde::ui::HeadlessExport::parseSize(parser.value(options.size));
+    request.footer = !parser.isSet(options.noFooter);
 
     QString presetError;
     const concorde::PresetLibrary presets = loadPresets(&presetError);

@@ -853,7 +853,7 @@ private slots:
         QVERIFY2(window.exportAllForReview(folder, &error, &written), qPrintable(error));
         // Every view but Validation: the tiny database has no labels, and a chart without data
         // is not written.
-        QCOMPARE(written.size(), 8 * 4);
+        QCOMPARE(written.size(), 8 * 5); // PNG, SVG, PDF, CSV and the CSV's .csv.json
         for (const char* name : {"overview", "comparison", "cdf", "timeseries", "shapley",
                                  "sensitivity", "sweep", "phases"})
             for (const char* type : {"png", "svg", "pdf", "csv"})
