@@ -18,8 +18,12 @@ cp -r "$corpus"/. "$run/corpus/"
 name=$(basename "$harness")
 
 "$harness" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
-  -artifact_prefix="$run/" "$@" "$run/corpus" >"$run/fuzz.log" 2>&1
+  -artifact_prefix="$run/" "$@" "$run/corpus" >"$run/fuzz.log" 2>&1 &
+pid=$!
+wait $pid
 status=$?
+# libFuzzer ends with _exit, so the harness cannot remove its scratch directory (FuzzSupport.h).
+rm -rf "/dev/shm/concorde-fuzz-$pid" "${TMPDIR:-/tmp}/concorde-fuzz-$pid"
 
 executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/fuzz.log" | tail -1)
 coverage=$(grep -E '^#[0-9]+' "$run/fuzz.log" | grep 'cov:' | tail -1 |
