@@ -23,7 +23,8 @@
 namespace concorde::fuzz {
 
 /// A private scratch directory for one harness process (in /dev/shm when it exists, so that the
-/// readers that take a path do not wear a disk), removed at exit (or by run-one.sh: libFuzzer ends with _exit).
+/// readers that take a path do not wear a disk), removed at exit (or by run-one.sh: libFuzzer ends
+/// with _exit).
 inline const std::filesystem::path& scratchDirectory() {
     static const std::filesystem::path dir = [] {
         std::filesystem::path base = std::filesystem::temp_directory_path();
