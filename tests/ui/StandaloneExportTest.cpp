@@ -24,7 +24,9 @@
 #include "params/PresetLibrary.h"
 
 #include <QAction>
+#include <QClipboard>
 #include <QDate>
+#include <QMimeData>
 #include <QProcess>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -367,6 +369,24 @@ private slots:
         QVERIFY2(!svg.contains(accuracy_) && !svg.contains(QStringLiteral("tiny.sqlite")),
                  qPrintable(svg));
         footer->trigger();
+
+        // The clipboard's image is drawn with the title line; its text is the plain CSV.
+        QList<QStringList> copied;
+        ChartView* chart = window.currentChart();
+        const auto connection = connect(chart->plot(), &QCustomPlot::afterLayout, this,
+                                        [&] { copied << chart->drawnTexts(); });
+        QVERIFY(window.copyCurrentChart());
+        disconnect(connection);
+        QVERIFY(!copied.isEmpty());
+        for (const QStringList& texts : copied) {
+            const QString drawn = texts.join(QLatin1Char(' ')).simplified(); // unwrapped
+            QVERIFY2(drawn.contains(QStringLiteral("Bound timeseries")) &&
+                         drawn.contains(accuracy_),
+                     qPrintable(drawn));
+        }
+        const QMimeData* clip = QGuiApplication::clipboard()->mimeData();
+        QVERIFY(clip && clip->hasImage());
+        QVERIFY(clip->text().startsWith(QStringLiteral("window,segment,")));
 
         const QString folder = file(QStringLiteral("review"));
         QStringList written;
