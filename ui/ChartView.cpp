@@ -4,6 +4,7 @@
 
 #include <QFontMetricsF>
 #include <QMouseEvent>
+#include <QScrollArea>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -527,6 +528,33 @@ int ChartView::keyedRowAt(const QPointF& pos, int rows) const {
     const double key = plot_->axisRect()->axis(QCPAxis::atLeft)->pixelToCoord(pos.y());
     const int i = rows - static_cast<int>(std::lround(key));
     return i >= 0 && i < rows ? i : -1;
+}
+
+double ChartView::rowNamePitch(const QCPAxis* rows) {
+    return QFontMetricsF(rows->tickLabelFont()).height() * (1.0 + kRowLabelGap);
+}
+
+void ChartView::updateHeightForEveryRow(const QCPAxis* rows, double pitch) {
+    const int needed = plot_->viewport().height() - rows->axisRect()->height() +
+                       int(std::ceil(rows->range().size() * pitch * 1.05)) + 4;
+    if (needed != heightForEveryRow_) {
+        heightForEveryRow_ = needed;
+        emit heightForEveryRowChanged(needed);
+    }
+}
+
+QScrollArea* ChartView::rowScrollArea(ChartView* view, const QString& objectName, QWidget* parent) {
+    auto* scroll = new QScrollArea(parent);
+    scroll->setObjectName(objectName);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setWidget(view);
+    connect(view, &ChartView::heightForEveryRowChanged, view,
+            [view, least = view->minimumHeight()](int height) {
+                view->setMinimumHeight(std::max(height, least));
+            });
+    return scroll;
 }
 
 QSharedPointer<QCPAxisTicker> ChartView::sequenceTicker(QCPAxis* axis, const QStringList& labels,

@@ -22,6 +22,7 @@ class QCPLayoutGrid;
 class QCPLegend;
 class QCPTextElement;
 class QMouseEvent;
+class QScrollArea;
 
 namespace concorde::ui {
 
@@ -104,9 +105,21 @@ public:
     void setCaption(const QString& caption);
     const QString& caption() const { return caption_; }
 
+    /// For a chart of one bar row per program or parameter (overview, sensitivity, A/B): the
+    /// chart height at which every row keeps its name (0 before the first layout, or for other
+    /// charts). With dozens of rows a window is shorter: the page then scrolls.
+    int heightForEveryRow() const { return heightForEveryRow_; }
+    /// A vertical scroll area (no frame, no horizontal scroll bar) around `view`, named
+    /// `objectName`, in which the view grows to heightForEveryRow() (never below its own
+    /// minimum) and the page scrolls instead of the window growing. Exports are unaffected: they
+    /// render at their own size.
+    static QScrollArea* rowScrollArea(ChartView* view, const QString& objectName, QWidget* parent);
+
 signals:
     /// The pointer moved over the plot; `text` is the hover text (empty when over nothing).
     void hovered(const QString& text);
+    /// heightForEveryRow() changed.
+    void heightForEveryRowChanged(int height);
 
 protected:
     /// Rebuilds every plottable and item from the view's data and theme, then replots.
@@ -144,6 +157,14 @@ protected:
     /// left axis (the overview, the sensitivity ranking): the index of the row under plot pixel
     /// `pos` (0: the top row), or -1 outside the rows.
     int keyedRowAt(const QPointF& pos, int rows) const;
+    /// The row pitch of names on `rows` in its tick label font with kRowLabelGap, in pixels.
+    static double rowNamePitch(const QCPAxis* rows);
+    /// Call from afterLayout() of a chart with one row per unit of `rows`' range: sets
+    /// heightForEveryRow() to the chart height at which each row gets `pitch` pixels (what is
+    /// not the axis rect, plus the rows with 5 % to spare: the ticker keeps a level of names
+    /// only if all of them fit, so rounding must not lose one) and emits
+    /// heightForEveryRowChanged() when it changed.
+    void updateHeightForEveryRow(const QCPAxis* rows, double pitch);
     /// Called after each layout, when pixel positions are final (e.g. to keep a label inside the
     /// plot). The default does nothing.
     virtual void afterLayout() {}
@@ -194,6 +215,7 @@ private:
     /// The hover tracers of the current build, and whether each was shown before an export.
     QList<QPointer<QCPItemTracer>> hoverTracers_;
     QList<bool> tracerShown_;
+    int heightForEveryRow_ = 0;
 };
 
 } // namespace concorde::ui

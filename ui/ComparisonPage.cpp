@@ -23,7 +23,10 @@ ComparisonPage::ComparisonPage(Session& session, std::vector<Preset> presets,
     row->addWidget(shapley_);
     row->addStretch(1);
     layout->addLayout(row);
-    layout->addWidget(view_, 1);
+    // Forty-seven programs need more height than a 1280x800 window leaves the chart: the chart
+    // then grows until every program is named, and the page scrolls under the button row.
+    layout->addWidget(ChartView::rowScrollArea(view_, QStringLiteral("comparison_scroll"), content),
+                      1);
     setView(view_, content);
     connect(shapley_, &QPushButton::clicked, this,
             [this] { this->session().setView(QStringLiteral("view_shapley")); });

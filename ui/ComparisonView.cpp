@@ -121,6 +121,13 @@ void ComparisonView::rebuild() {
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ComparisonView::afterLayout() {
+    if (rows_.isEmpty())
+        return;
+    const QCPAxis* programs = plot()->axisRect()->axis(QCPAxis::atLeft);
+    updateHeightForEveryRow(programs, rowNamePitch(programs));
+}
+
 QString ComparisonView::hoverTextAt(const QPointF& pos) {
     const int i = keyedRowAt(pos, static_cast<int>(rows_.size()));
     if (i < 0)

@@ -14,7 +14,9 @@ namespace concorde::ui {
 /// over A (the baseline) for every program, as bars from zero sorted by speed-up, with the
 /// geometric mean over all programs as its own highlighted row on top; each row is labelled
 /// with both CPIs. The configurations are named in the title (a preset's name, or "the
-/// sliders"). A ChartView like the others (title, legend, theme, hover text, CSV).
+/// sliders"). A ChartView like the others (title, legend, theme, hover text, CSV). Every row
+/// keeps its program's name: heightForEveryRow() is the height that takes, and ComparisonPage
+/// scrolls when the window is shorter.
 class ComparisonView : public ChartView {
     Q_OBJECT
 
@@ -43,6 +45,8 @@ public:
 
 protected:
     void rebuild() override;
+    /// Asks for the height at which every program is named (heightForEveryRow()).
+    void afterLayout() override;
 
 private:
     QVector<Row> rows_;

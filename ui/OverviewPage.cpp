@@ -6,9 +6,7 @@
 #include "Theme.h"
 
 #include <QLabel>
-#include <QScrollArea>
 #include <QVBoxLayout>
-#include <algorithm>
 
 namespace concorde::ui {
 
@@ -25,17 +23,7 @@ OverviewPage::OverviewPage(Session& session, QWidget* parent)
     layout->addWidget(banner_);
     // Forty-seven programs need more height than most windows leave the chart: the chart then
     // grows until every program is named, and the page scrolls.
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("overview_scroll"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(view_);
-    layout->addWidget(scroll);
-    connect(view_, &OverviewView::heightForEveryRowChanged, view_,
-            [this, least = view_->minimumHeight()](int height) {
-                view_->setMinimumHeight(std::max(height, least));
-            });
+    layout->addWidget(ChartView::rowScrollArea(view_, QStringLiteral("overview_scroll"), this));
     connect(&session_, &Session::predictionReady, view_, &OverviewView::setPrediction);
     connect(&session_, &Session::predictionReady, this, &OverviewPage::showDamage);
     connect(&session_, &Session::databaseOpened, this, &OverviewPage::showDamage);

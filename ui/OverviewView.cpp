@@ -178,18 +178,9 @@ void OverviewView::rebuild() {
 void OverviewView::afterLayout() {
     if (valueLabels_.isEmpty() || largest_ <= 0)
         return;
-    // The height at which the ticker keeps every program's name: a line of the name font and
-    // the ticker's gap per row, plus what is not the axis rect.
+    // The height at which the ticker keeps every program's name.
     QCPAxis* names = target_->keyAxis();
-    const double pitch = QFontMetricsF(names->tickLabelFont()).height() * (1.0 + kRowLabelGap);
-    // 5 % more than the bare pitch: the ticker keeps a level of names only if all of them fit,
-    // so rounding must not lose one.
-    const int needed = plot()->viewport().height() - names->axisRect()->height() +
-                       int(std::ceil(names->range().size() * pitch * 1.05)) + 4;
-    if (needed != heightForEveryRow_) {
-        heightForEveryRow_ = needed;
-        emit heightForEveryRowChanged(needed);
-    }
+    updateHeightForEveryRow(names, rowNamePitch(names));
     QCPAxis* cpi = target_->valueAxis();
     const double width = cpi->axisRect()->width();
     // The smallest right end at which every label fits: a bar ending at v takes v / right of

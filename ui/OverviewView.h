@@ -55,21 +55,17 @@ public:
     /// The program's CPIs and change for the row under `pos` (empty outside the rows).
     QString hoverTextAt(const QPointF& pos) override;
     Scope scope() const override { return Scope::EveryProgram; }
-    /// The height at which every row has room for its program's name (0 before the first
-    /// layout). With dozens of programs a window is shorter: the page then scrolls.
-    int heightForEveryRow() const { return heightForEveryRow_; }
 
 signals:
     /// The user clicked the row of `program`.
     void programActivated(const QString& program);
-    /// heightForEveryRow() changed.
-    void heightForEveryRowChanged(int height);
 
 protected:
     void rebuild() override;
     /// An export marks no selected row and has no hover hint.
     void renderModeChanged() override { rebuild(); }
-    /// Widens the CPI axis until every row's value label fits beside its bar at this size.
+    /// Asks for the height at which every program is named (heightForEveryRow()), and widens
+    /// the CPI axis until every row's value label fits beside its bar at this size.
     void afterLayout() override;
 
 private:
@@ -85,7 +81,6 @@ private:
     QVector<QPair<QCPItemText*, double>> valueLabels_;
     QCPItemRect* selectedBand_ = nullptr;
     double largest_ = 0;
-    int heightForEveryRow_ = 0;
 };
 
 } // namespace concorde::ui

@@ -6,9 +6,7 @@
 #include "explore/SensitivityRanking.h"
 
 #include <QCheckBox>
-#include <QScrollArea>
 #include <QVBoxLayout>
-#include <algorithm>
 #include <exception>
 
 namespace concorde::ui {
@@ -25,17 +23,8 @@ SensitivityPage::SensitivityPage(Session& session, ExplorerBounds* bounds, QWidg
     layout->addWidget(allPrograms_);
     // Twenty rows need more height than a projector at 1024x768 leaves the chart: the chart
     // then grows to show every name legibly and the page scrolls (largest effects on top).
-    auto* scroll = new QScrollArea(content);
-    scroll->setObjectName(QStringLiteral("sensitivity_scroll"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setWidget(view_);
-    layout->addWidget(scroll, 1);
-    connect(view_, &SensitivityView::heightForEveryRowChanged, view_,
-            [this, least = view_->minimumHeight()](int height) {
-                view_->setMinimumHeight(std::max(height, least));
-            });
+    layout->addWidget(
+        ChartView::rowScrollArea(view_, QStringLiteral("sensitivity_scroll"), content), 1);
     setView(view_, content);
     connect(allPrograms_, &QCheckBox::toggled, this, [this] { refresh(); });
     // A click on a row opens that parameter's sweep.

@@ -193,12 +193,7 @@ void SensitivityView::afterLayout() {
     QCPAxisRect* rect = plot()->axisRect();
     const double rows = rect->axis(QCPAxis::atLeft)->range().size(); // rows, with the margins
     const double smallest = smallestScale();
-    const int needed =
-        plot()->viewport().height() - rect->height() + int(std::ceil(rows * pitchAt(smallest)));
-    if (needed != heightForEveryRow_) {
-        heightForEveryRow_ = needed;
-        emit heightForEveryRowChanged(needed);
-    }
+    updateHeightForEveryRow(rect->axis(QCPAxis::atLeft), pitchAt(smallest));
     double scale = 1.0;
     while (scale > smallest && pitchAt(scale) * rows > rect->height())
         scale = std::max(smallest, scale - 0.02);

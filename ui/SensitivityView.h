@@ -45,15 +45,10 @@ public:
     Scope scope() const override { return Scope::Program; }
     /// The program, or the geometric mean of every program, as set with the ranking.
     QString subject() const override { return subject_; }
-    /// The chart height at which every row has its name and values at the smallest legible
-    /// size (0 before the first layout).
-    int heightForEveryRow() const { return heightForEveryRow_; }
     /// The font size of the row names and values relative to the theme's (1: unshrunk).
     double labelScale() const { return labelScale_; }
 
 signals:
-    /// heightForEveryRow() changed.
-    void heightForEveryRowChanged(int height);
     /// The user clicked the row of a parameter (`parameter` is its ParamId as an int: the
     /// enum's size_t type has no QMetaType stream operators).
     void parameterActivated(int parameter);
@@ -80,7 +75,6 @@ private:
     QStringList names_;               ///< the row names, top to bottom
     QList<QCPItemText*> valueLabels_; ///< the bars' value labels
     double labelScale_ = 1.0;
-    int heightForEveryRow_ = 0;
 };
 
 } // namespace concorde::ui
