@@ -3,6 +3,7 @@
 // shards and merge-db, labels against `concorde simulate`, info, validate-db, migrate-db, the
 // sqlite3 shell, and a clear error for every kind of damage.
 #include "../support/ConcordeProcess.h"
+#include "../support/SqlRows.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -31,56 +32,10 @@ Run runConcorde(const QStringList& args, const QString& configHome, int timeoutM
     return concorde::test::runConcorde(args, environment(configHome), timeoutMs);
 }
 
-/// Runs SQL through the sqlite3 C API. `onRow` gets each row's columns as text (blobs in hex).
+/// Runs SQL through the sqlite3 C API (tests/support/SqlRows.h).
 bool sql(const QString& path, const QString& statement, bool readOnly,
          const std::function<void(const QStringList&)>& onRow = {}, QString* error = nullptr) {
-    sqlite3* db = nullptr;
-    const int flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, flags, nullptr) != SQLITE_OK) {
-        if (error)
-            *error = sqlite3_errmsg(db);
-        sqlite3_close(db);
-        return false;
-    }
-    sqlite3_busy_timeout(db, 5000);
-    sqlite3_stmt* stmt = nullptr;
-    bool ok =
-        sqlite3_prepare_v2(db, statement.toUtf8().constData(), -1, &stmt, nullptr) == SQLITE_OK;
-    while (ok) {
-        const int rc = sqlite3_step(stmt);
-        if (rc == SQLITE_DONE)
-            break;
-        if (rc != SQLITE_ROW) {
-            ok = false;
-            break;
-        }
-        QStringList row;
-        for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-            switch (sqlite3_column_type(stmt, c)) {
-            case SQLITE_NULL:
-                row << "NULL";
-                break;
-            case SQLITE_BLOB: {
-                const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, c));
-                row << "x'" + QByteArray(p, sqlite3_column_bytes(stmt, c)).toHex() + "'";
-                break;
-            }
-            case SQLITE_FLOAT:
-                row << QString::number(sqlite3_column_double(stmt, c), 'g', 17);
-                break;
-            default:
-                row << QString::fromUtf8(
-                    reinterpret_cast<const char*>(sqlite3_column_text(stmt, c)));
-            }
-        }
-        if (onRow)
-            onRow(row);
-    }
-    if (!ok && error)
-        *error = sqlite3_errmsg(db);
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return ok;
+    return concorde::test::runSql(path, statement, readOnly, onRow, error);
 }
 
 /// The single value of a query, or -1 if it fails (e.g. while the database is being created).

@@ -4,6 +4,7 @@
 // resumes after an interruption, and shards of other settings, other N or overlapping regions
 // are refused.
 #include "../support/ConcordeProcess.h"
+#include "../support/SqlRows.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,52 +21,10 @@ constexpr int kSamplesDrawn = 150;
 
 using Run = concorde::test::ConcordeRun;
 
-/// Runs SQL through the sqlite3 C API; each row's columns as text (reals to 17 digits, blobs in
-/// hex). False if the statement fails.
+/// Runs SQL read-write through the sqlite3 C API (tests/support/SqlRows.h).
 bool sql(const QString& path, const QString& statement,
          const std::function<void(const QStringList&)>& onRow = {}) {
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READWRITE, nullptr) !=
-        SQLITE_OK) {
-        sqlite3_close(db);
-        return false;
-    }
-    sqlite3_stmt* stmt = nullptr;
-    bool ok =
-        sqlite3_prepare_v2(db, statement.toUtf8().constData(), -1, &stmt, nullptr) == SQLITE_OK;
-    while (ok) {
-        const int rc = sqlite3_step(stmt);
-        if (rc == SQLITE_DONE)
-            break;
-        if (rc != SQLITE_ROW) {
-            ok = false;
-            break;
-        }
-        QStringList row;
-        for (int c = 0; c < sqlite3_column_count(stmt); ++c) {
-            switch (sqlite3_column_type(stmt, c)) {
-            case SQLITE_NULL:
-                row << "NULL";
-                break;
-            case SQLITE_BLOB:
-                row << QByteArray(static_cast<const char*>(sqlite3_column_blob(stmt, c)),
-                                  sqlite3_column_bytes(stmt, c))
-                           .toHex();
-                break;
-            case SQLITE_FLOAT:
-                row << QString::number(sqlite3_column_double(stmt, c), 'g', 17);
-                break;
-            default:
-                row << QString::fromUtf8(
-                    reinterpret_cast<const char*>(sqlite3_column_text(stmt, c)));
-            }
-        }
-        if (onRow)
-            onRow(row);
-    }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return ok;
+    return concorde::test::runSql(path, statement, false, onRow);
 }
 
 /// Every row of a query, one string each, in the query's order.
