@@ -13,6 +13,11 @@ function(concorde_add_qtest)
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()
+  # Under ASan+UBSan the tests run several times slower (test_integration_cli: 85 s in the
+  # release build, over 300 s sanitized), so their limits scale with the build.
+  if(CONCORDE_SANITIZE)
+    math(EXPR T_TIMEOUT "${T_TIMEOUT} * 4")
+  endif()
   set_tests_properties(${T_NAME} PROPERTIES
     TIMEOUT ${T_TIMEOUT}
     LABELS "${T_LABELS}"
