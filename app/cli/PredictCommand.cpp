@@ -93,7 +93,7 @@ int PredictCommand::run(std::ostream& out, std::ostream& err) {
                                {"cpi_high", band.high},
                                {"ood_score", predictor->regionOodScore(r)}});
         }
-        const CpiBand band = predictor->programBand(name, config_.config);
+        const CpiBand band = predictor->programBand(name, bands);
         const double ood = predictor->programOodScore(name);
         nlohmann::json skipped = nlohmann::json::array();
         for (const auto& d : predictor->catalog().damageOf(name))

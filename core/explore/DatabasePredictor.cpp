@@ -116,16 +116,28 @@ CpiBand DatabasePredictor::regionBand(std::size_t region, const CoreConfig& conf
 }
 
 CpiBand DatabasePredictor::programBand(const std::string& program, const CoreConfig& config) const {
+    std::vector<CpiBand> bands;
+    for (const std::size_t r : regionsOf(program))
+        bands.push_back(regionBand(r, config));
+    return programBand(program, bands);
+}
+
+CpiBand DatabasePredictor::programBand(const std::string& program,
+                                       std::span<const CpiBand> regionBands) const {
     // The band's ends weigh like the CPI: a program's regions err together more often than
     // they cancel, so the ends are not narrowed as independent errors would be.
+    const std::vector<std::size_t>& regions = regionsOf(program);
+    if (regionBands.size() != regions.size())
+        throw runtimeFailure("internal error: " + std::to_string(regionBands.size()) +
+                             " region bands for the " + std::to_string(regions.size()) +
+                             " regions of " + program);
     CpiBand sum;
     double total = 0;
-    for (const std::size_t r : regionsOf(program)) {
-        const auto w = static_cast<double>(regions_[r].length);
-        const CpiBand band = regionBand(r, config);
-        sum.cpi += w * band.cpi;
-        sum.low += w * band.low;
-        sum.high += w * band.high;
+    for (std::size_t k = 0; k < regions.size(); ++k) {
+        const auto w = static_cast<double>(regions_[regions[k]].length);
+        sum.cpi += w * regionBands[k].cpi;
+        sum.low += w * regionBands[k].low;
+        sum.high += w * regionBands[k].high;
         total += w;
     }
     return {sum.cpi / total, sum.low / total, sum.high / total};

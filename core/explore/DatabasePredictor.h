@@ -79,6 +79,9 @@ public:
     /// The program's mean CPI and band: instruction-weighted means of its regions' CPIs and
     /// band ends.
     CpiBand programBand(const std::string& program, const CoreConfig& config) const;
+    /// The same from the bands of the program's regions, already computed in regionsOf() order
+    /// (for a caller that also reports them).
+    CpiBand programBand(const std::string& program, std::span<const CpiBand> regionBands) const;
     /// How far region `region`'s features lie from the training programs
     /// (OutOfDistributionScore; above 1: outside; 0 for models without the statistics).
     double regionOodScore(std::size_t region) const;
