@@ -3,6 +3,7 @@
 // same from the command line without a display.
 #include "HeadlessExport.h"
 
+#include "../support/HeadlessExportRun.h"
 #include "../support/TinyExplorerDatabase.h"
 #include "ChartExporter.h"
 #include "ViewCatalog.h"
@@ -59,13 +60,7 @@ class HeadlessExportTest : public QObject {
     }
 
     int run(const HeadlessExport::Request& r, QString* messages = nullptr) {
-        QString text;
-        QTextStream err(&text);
-        const int code = HeadlessExport::run(r, presets_, catalog_, err);
-        err.flush();
-        if (messages)
-            *messages = text;
-        return code;
+        return test::runHeadlessExport(r, presets_, catalog_, messages);
     }
 
 private slots:

@@ -3,6 +3,7 @@
 // measured accuracy as Help ▸ About gives it, date) that an option turns off; no export carries
 // an interaction hint, the hover tracer or a selection mark, and the window's chart is put back
 // afterwards; a CSV stays plain and gets FILE.csv.json beside it with the same context.
+#include "../support/HeadlessExportRun.h"
 #include "../support/ExplorerTestSession.h"
 #include "../support/TinyExplorerDatabase.h"
 #include "AboutText.h"
@@ -90,13 +91,7 @@ class StandaloneExportTest : public QObject {
     }
 
     int run(const HeadlessExport::Request& r, QString* messages = nullptr) {
-        QString text;
-        QTextStream err(&text);
-        const int code = HeadlessExport::run(r, presets_, catalog_, err);
-        err.flush();
-        if (messages)
-            *messages = text;
-        return code;
+        return test::runHeadlessExport(r, presets_, catalog_, messages);
     }
 
     /// A rob value of the grid that n1-like does not have.
