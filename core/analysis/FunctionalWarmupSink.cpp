@@ -42,20 +42,20 @@ void FunctionalWarmupSink::append(const TraceRecord& record) {
 
 void FunctionalWarmupSink::appendFunctional(std::span<const FunctionalRecord> records,
                                             std::span<const MemoryAccess> accesses) {
-    if (records.size() > remaining_)
-        throw runtimeFailure("internal error: " + std::to_string(records.size()) +
-                             " functional records handed over where " + std::to_string(remaining_) +
-                             " were wanted");
-    // As append() would: a record trains the predictor's tagged tables once at most
-    // kPredictorWarmup functional records are left, counting itself.
+    // As append() would: an instruction trains the predictor's tagged tables once at most
+    // kPredictorWarmup functional instructions are left, counting itself.
     const std::uint64_t untrained =
-        remaining_ > kPredictorWarmup
-            ? std::min<std::uint64_t>(records.size(), remaining_ - kPredictorWarmup)
-            : 0;
-    builder_->observe(records, accesses, static_cast<std::size_t>(untrained));
-    functionalRecords_ += records.size();
-    remaining_ -= records.size();
-    if (remaining_ == 0 && !records.empty())
+        remaining_ > kPredictorWarmup ? remaining_ - kPredictorWarmup : 0;
+    const std::uint64_t before = builder_->instructions();
+    builder_->observe(records, accesses, untrained);
+    const std::uint64_t instructions = builder_->instructions() - before;
+    if (instructions > remaining_)
+        throw runtimeFailure("internal error: " + std::to_string(instructions) +
+                             " functional instructions handed over where " +
+                             std::to_string(remaining_) + " were wanted");
+    functionalRecords_ += instructions;
+    remaining_ -= instructions;
+    if (remaining_ == 0 && instructions > 0)
         passWarmState();
 }
 

@@ -100,12 +100,17 @@ void WarmStateBuilder::observe(const TraceRecord& r, bool trainPredictor) {
 }
 
 void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
-                               std::span<const MemoryAccess> accesses, std::size_t untrained) {
+                               std::span<const MemoryAccess> accesses, std::uint64_t untrained) {
+    if (lineShift_ < FunctionalRecord::kFollowerLineShift)
+        throw runtimeFailure("internal error: functional records counted followers over longer "
+                             "lines than the warm state's");
+    const std::uint64_t first = instructions_;
     TraceRecord branch; // the fields the predictors read, for the batch's branches
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        const FunctionalRecord& r = records[i];
+    for (const FunctionalRecord& r : records) {
         const MemoryAccess* loads = accesses.data() + r.firstAccess;
         observeLines(r.pc, r.size, r.taken, loads, r.loadCount, loads + r.loadCount, r.storeCount);
+        // Followers touch nothing new (FunctionalRecord): they only count.
+        instructions_ += r.followers;
         if (!r.isBranch())
             continue;
         branch.pc = r.pc;
@@ -113,7 +118,8 @@ void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
         branch.branchKind = r.branchKind;
         branch.taken = r.taken;
         branch.branchTarget = r.branchTarget;
-        observeBranch(branch, i >= untrained);
+        // A branch has no followers: it is the batch's (instructions_ - 1 - first)th instruction.
+        observeBranch(branch, instructions_ - 1 - first >= untrained);
     }
 }
 

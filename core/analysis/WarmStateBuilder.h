@@ -35,10 +35,10 @@ public:
             observe(r);
     }
     /// Observes a batch of compact records (RecordSink::appendFunctional) exactly as observe()
-    /// would the same records as TraceRecords; the first `untrained` of them are observed with
-    /// `trainPredictor` false.
+    /// would the same instructions as TraceRecords (a record and its followers); the first
+    /// `untrained` instructions are observed with `trainPredictor` false.
     void observe(std::span<const FunctionalRecord> records, std::span<const MemoryAccess> accesses,
-                 std::size_t untrained);
+                 std::uint64_t untrained);
     std::uint64_t instructions() const { return instructions_; }
 
     /// The warm state after everything observed so far.

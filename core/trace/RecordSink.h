@@ -28,8 +28,9 @@ public:
     /// a producer may hand up to that many, in order, to appendFunctional() instead of
     /// append(). 0 (the default) = every record goes through append().
     virtual std::uint64_t functionalRecordsWanted() const { return 0; }
-    /// The next `records.size()` records (at most functionalRecordsWanted()) in compact form;
-    /// `accesses` holds their memory accesses (FunctionalRecord::firstAccess indexes it).
+    /// The next records (at most functionalRecordsWanted()) in compact form: `records` and the
+    /// FunctionalRecord::followers each of them stands for; `accesses` holds their memory
+    /// accesses (FunctionalRecord::firstAccess indexes it).
     virtual void appendFunctional(std::span<const FunctionalRecord> records,
                                   std::span<const MemoryAccess> accesses) {
         (void)records;

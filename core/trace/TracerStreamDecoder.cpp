@@ -4,6 +4,7 @@
 #include "trace/RecordSink.h"
 #include "trace/TracerProtocol.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace concorde {
@@ -26,7 +27,10 @@ void resolveOutcomeOf(Record& r, std::uint64_t nextPc) {
 
 } // namespace
 
-TracerStreamDecoder::TracerStreamDecoder(RecordSink& sink) : sink_(sink) {}
+TracerStreamDecoder::TracerStreamDecoder(RecordSink& sink) : sink_(sink) {
+    batch_.reserve(kBatchRecords);
+    batchAccesses_.reserve(kBatchRecords * (TraceRecord::kMaxLoads + TraceRecord::kMaxStores));
+}
 
 void TracerStreamDecoder::fail(const std::string& problem) const {
     throw badInput("tracer stream: " + problem + " (at stream byte " +
@@ -204,9 +208,26 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
             s.slotKinds.push_back(slots[4 * i]);
             s.slotSizes.push_back(ctp_get_u16(slots + 4 * i + 2));
         }
+        std::uint8_t flags = kDefined;
+        std::uint32_t loads = 0, stores = 0;
+        bool ordered = true;
+        for (std::uint32_t i = 0; i < nmem; ++i) {
+            if (s.slotKinds[i] == CTP_MEM_STORE)
+                ++stores;
+            else if (stores > 0)
+                ordered = false; // a load after a store
+            else
+                ++loads;
+        }
+        if (ordered && loads <= TraceRecord::kMaxLoads && stores <= TraceRecord::kMaxStores)
+            flags |= kOrdered;
+        const std::uint32_t shift = FunctionalRecord::kFollowerLineShift;
+        if (nmem == 0 && r.branchKind == BranchKind::None &&
+            r.pc >> shift == (r.pc + std::max<std::uint32_t>(r.size, 1) - 1) >> shift)
+            flags |= kPlain;
         compact_[id] = {r.pc,   r.branchTarget, static_cast<std::uint32_t>(compactSlots_.size()),
                         r.size, r.branchKind,   static_cast<std::uint8_t>(nmem),
-                        true};
+                        flags};
         for (std::uint32_t i = 0; i < nmem; ++i)
             compactSlots_.push_back(std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i]);
         offset += ctp_static_size(d);
@@ -219,22 +240,22 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
     const std::uint32_t count = ctp_get_u32(p + 8);
     std::uint32_t offset = CTP_RECORDS_PREFIX;
     for (std::uint32_t k = 0; k < count; ++k) {
+        if (held_.empty() && !hasPending_ && batchInstructions_ < functionalLeft_) {
+            k = batchRecords(p, size, offset, k, count);
+            if (k == count)
+                break;
+        }
         if (size - offset < 4)
             fail("RECORDS frame shorter than its count");
         const std::uint32_t id = ctp_get_u32(p + offset);
         offset += 4;
-        if (id >= compact_.size() || !compact_[id].defined)
+        if (id >= compact_.size() || !(compact_[id].flags & kDefined))
             fail("record refers to undefined static instruction " + std::to_string(id));
         const CompactStatic& c = compact_[id];
         const std::uint32_t addressBytes = 8u * c.slotCount;
         if (size - offset < addressBytes)
             fail("RECORDS frame ends inside a record");
         if (held_.empty() && !hasPending_) {
-            if (batch_.size() < functionalLeft_) {
-                batchRecord(id, p + offset);
-                offset += addressBytes;
-                continue;
-            }
             if (!batch_.empty()) {
                 // The sink wants this record in full: the batch goes first, its last branch
                 // resolved by this record.
@@ -307,18 +328,77 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
     flushBatch(true);
 }
 
-void TracerStreamDecoder::batchRecord(std::uint32_t id, const unsigned char* p) {
-    const CompactStatic& c = compact_[id];
-    if (batchBranchPending_)
-        resolveOutcomeOf(batch_.back(), c.pc);
-    // Filled in place: a record built on the stack and copied in is read back in 16-byte pieces
-    // over its byte-sized fields, which defeats store forwarding and cost more than the rest.
-    FunctionalRecord& f = batch_.emplace_back();
-    f.pc = c.pc;
-    f.branchTarget = c.target;
-    f.size = c.size;
-    f.branchKind = c.branchKind;
-    f.firstAccess = static_cast<std::uint32_t>(batchAccesses_.size());
+std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uint32_t size,
+                                                std::uint32_t& offset, std::uint32_t k,
+                                                std::uint32_t count) {
+    // One tight loop over the frame's records while the sink wants them compactly: this runs
+    // for every instruction of every functional warm-up.
+    const CompactStatic* statics = compact_.data();
+    const std::size_t staticCount = compact_.size();
+    constexpr std::uint32_t shift = FunctionalRecord::kFollowerLineShift;
+    for (; k < count && batchInstructions_ < functionalLeft_; ++k) {
+        if (size - offset < 4)
+            fail("RECORDS frame shorter than its count");
+        const std::uint32_t id = ctp_get_u32(p + offset);
+        if (id >= staticCount || !(statics[id].flags & kDefined))
+            fail("record refers to undefined static instruction " + std::to_string(id));
+        const CompactStatic& c = statics[id];
+        offset += 4;
+        if (!batch_.empty() && (c.flags & kPlain)) {
+            // A follower of the previous record when that is no branch and ends in this line.
+            FunctionalRecord& last = batch_.back();
+            if (!last.isBranch() && last.followers < FunctionalRecord::kMaxFollowers &&
+                (last.pc + std::max<std::uint32_t>(last.size, 1) - 1) >> shift == c.pc >> shift) {
+                ++last.followers;
+                ++batchInstructions_;
+                continue;
+            }
+        }
+        const std::uint32_t addressBytes = 8u * c.slotCount;
+        if (size - offset < addressBytes)
+            fail("RECORDS frame ends inside a record");
+        const unsigned char* addresses = p + offset;
+        offset += addressBytes;
+        if (batchBranchPending_)
+            resolveOutcomeOf(batch_.back(), c.pc);
+        // Filled in place: a record built on the stack and copied in is read back in 16-byte
+        // pieces over its byte-sized fields, which defeats store forwarding.
+        FunctionalRecord& f = batch_.emplace_back();
+        f.pc = c.pc;
+        f.branchTarget = c.target;
+        f.size = c.size;
+        f.branchKind = c.branchKind;
+        f.firstAccess = static_cast<std::uint32_t>(batchAccesses_.size());
+        if (c.slotCount > 0) {
+            if (c.flags & kOrdered) {
+                // Loads then stores in slot order, never more than a record keeps.
+                const std::uint32_t* slots = compactSlots_.data() + c.firstSlot;
+                for (std::uint32_t slot = 0; slot < c.slotCount; ++slot) {
+                    const std::uint64_t address = ctp_get_u64(addresses + 8 * slot);
+                    if (address == 0)
+                        continue; // not performed (guarded access, rep with rcx = 0)
+                    batchAccesses_.push_back(
+                        {address, static_cast<std::uint16_t>(slots[slot] & 0xffff)});
+                    if ((slots[slot] >> 16) == CTP_MEM_STORE)
+                        ++f.storeCount;
+                    else
+                        ++f.loadCount;
+                }
+            } else {
+                batchUnorderedAccesses(c, addresses, f);
+            }
+        }
+        ++batchInstructions_;
+        batchBranchPending_ = f.isBranch();
+        batchPendingId_ = id;
+        if (batch_.size() >= kBatchRecords)
+            flushBatch(true);
+    }
+    return k;
+}
+
+void TracerStreamDecoder::batchUnorderedAccesses(const CompactStatic& c, const unsigned char* p,
+                                                 FunctionalRecord& f) {
     // Loads then stores, each in slot order and as many as a TraceRecord keeps.
     const std::uint32_t* slots = compactSlots_.data() + c.firstSlot;
     for (const bool stores : {false, true}) {
@@ -338,10 +418,6 @@ void TracerStreamDecoder::batchRecord(std::uint32_t id, const unsigned char* p) 
             ++kept;
         }
     }
-    batchBranchPending_ = f.isBranch();
-    batchPendingId_ = id;
-    if (batch_.size() >= kBatchRecords)
-        flushBatch(true);
 }
 
 void TracerStreamDecoder::flushBatch(bool keepPendingBranch) {
@@ -352,11 +428,13 @@ void TracerStreamDecoder::flushBatch(bool keepPendingBranch) {
     const std::size_t accesses = keep ? batch_.back().firstAccess : batchAccesses_.size();
     sink_.appendFunctional(std::span<const FunctionalRecord>(batch_.data(), handed),
                            std::span<const MemoryAccess>(batchAccesses_.data(), accesses));
-    recordsWritten_ += handed;
+    // A kept branch has no followers: it stands for one instruction.
+    recordsWritten_ += batchInstructions_ - (keep ? 1 : 0);
     functionalLeft_ = sink_.functionalRecordsWanted();
     if (!keep) {
         batch_.clear();
         batchAccesses_.clear();
+        batchInstructions_ = 0;
         batchBranchPending_ = false;
         return;
     }
@@ -364,6 +442,7 @@ void TracerStreamDecoder::flushBatch(bool keepPendingBranch) {
     batchAccesses_.erase(batchAccesses_.begin(), batchAccesses_.begin() + last.firstAccess);
     last.firstAccess = 0;
     batch_.assign(1, last);
+    batchInstructions_ = 1;
 }
 
 void TracerStreamDecoder::leaveFastPath() {
@@ -379,6 +458,7 @@ void TracerStreamDecoder::leaveFastPath() {
         r.addStore(batchAccesses_[f.loadCount + i].address, batchAccesses_[f.loadCount + i].size);
     batch_.clear();
     batchAccesses_.clear();
+    batchInstructions_ = 0;
     batchBranchPending_ = false;
     pending_ = r;
     pendingThread_ = thread_;

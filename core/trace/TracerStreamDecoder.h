@@ -70,8 +70,13 @@ private:
         std::uint8_t size = 0;
         BranchKind branchKind = BranchKind::None;
         std::uint8_t slotCount = 0;
-        bool defined = false;
+        std::uint8_t flags = 0; ///< kDefined | kOrdered | kPlain
     };
+    static constexpr std::uint8_t kDefined = 1;
+    /// Loads before stores, at most as many of each as a record keeps: one pass over the slots.
+    static constexpr std::uint8_t kOrdered = 2;
+    /// No memory slot, no branch, within one follower line: may be a FunctionalRecord follower.
+    static constexpr std::uint8_t kPlain = 4;
     struct Held {
         TraceRecord record;
         std::uint32_t thread;
@@ -82,8 +87,13 @@ private:
     void parseFrame(std::uint32_t type, const unsigned char* payload, std::uint32_t size);
     void parseStatic(const unsigned char* p, std::uint32_t size);
     void parseRecords(const unsigned char* p, std::uint32_t size);
-    /// Decodes record `id`'s addresses at `p` onto the batch (the functional fast path).
-    void batchRecord(std::uint32_t id, const unsigned char* p);
+    /// The functional fast path: decodes records from index `k` of the RECORDS frame at `p` onto
+    /// the batch while the sink wants them compactly; returns the index of the next record.
+    std::uint32_t batchRecords(const unsigned char* p, std::uint32_t size, std::uint32_t& offset,
+                               std::uint32_t k, std::uint32_t count);
+    /// Appends the accesses of a record whose slots are not kOrdered (the general slot order).
+    void batchUnorderedAccesses(const CompactStatic& c, const unsigned char* p,
+                                FunctionalRecord& f);
     /// Hands the batch to the sink; with `keepPendingBranch`, a last record that is a branch
     /// still waiting for its successor stays behind as the next batch's first.
     void flushBatch(bool keepPendingBranch);
@@ -112,6 +122,7 @@ private:
     std::uint64_t functionalLeft_ = 0;        ///< the sink's functionalRecordsWanted()
     std::vector<FunctionalRecord> batch_;     ///< fast-path records not yet handed over
     std::vector<MemoryAccess> batchAccesses_; ///< their memory accesses
+    std::uint64_t batchInstructions_ = 0;     ///< batch_ records plus their followers
     bool batchBranchPending_ = false;         ///< batch_.back() is a branch awaiting its successor
     std::uint32_t batchPendingId_ = 0;        ///< that branch's static id
     std::deque<Held> held_;

@@ -108,6 +108,8 @@ public:
     void appendFunctional(std::span<const FunctionalRecord> records,
                           std::span<const MemoryAccess> accesses) override {
         compactRecords += records.size();
+        for (const FunctionalRecord& r : records)
+            followers += r.followers;
         inner_.appendFunctional(records, accesses);
     }
     void setBasicBlockVector(std::vector<std::pair<std::uint64_t, std::uint64_t>> bbv) override {
@@ -118,7 +120,8 @@ public:
     }
     void endRegion() override { inner_.endRegion(); }
 
-    std::uint64_t compactRecords = 0;
+    std::uint64_t compactRecords = 0; ///< FunctionalRecords handed over
+    std::uint64_t followers = 0;      ///< instructions they stood for besides themselves
 
 private:
     RecordSink& inner_;
@@ -126,7 +129,8 @@ private:
 };
 
 /// A tool stream of two threads with signals, frames cut at random points, every branch kind,
-/// guarded accesses and instructions with more accesses than a TraceRecord keeps, in four
+/// guarded accesses, instructions with more accesses than a TraceRecord keeps and runs of
+/// instructions that touch no memory after others (in their last line or not), in four
 /// regions of `W` detailed warm-up records after functional warm-ups of `functional[i]`
 /// records (region 1 follows region 0 closely, so the tracer clipped its warm-up to 300; the
 /// program ends inside region 3's functional part).
@@ -160,6 +164,16 @@ std::vector<unsigned char> twoThreadToolStream(std::uint64_t W,
         statics.push_back({stream.defineStatic(pc, size, kind, target, {1, 2}, {3}, memorySlots),
                            pc, size, memorySlots.size()});
     }
+    // Instructions without memory or branch: per line, one inside it and one that runs into
+    // the next line (never a follower).
+    std::map<std::uint64_t, std::pair<std::uint32_t, std::uint32_t>> plainOfLine;
+    for (const Static& s : std::vector<Static>(statics)) {
+        const std::uint64_t line = (s.pc + s.size - 1) >> 6;
+        if (!plainOfLine.count(line))
+            plainOfLine[line] = {stream.defineStatic((line << 6) + 20, 4, 0, 0, {1}, {2}, {}),
+                                 stream.defineStatic((line << 6) + 62, 4, 0, 0, {1}, {2}, {})};
+    }
+    std::mt19937_64 plainRandom(23); // apart, so that the rest stays as it was without them
     std::uint32_t tid = 1;
     const auto run = [&](std::uint64_t records) {
         for (std::uint64_t n = 0; n < records; ++n) {
@@ -168,6 +182,16 @@ std::vector<unsigned char> twoThreadToolStream(std::uint64_t W,
             for (std::size_t k = 0; k < s.memorySlots; ++k)
                 addresses.push_back(random() % 8 == 0 ? 0 : 0x10000000 + (random() % 50000) * 8);
             stream.record(s.id, addresses);
+            // Now and then a run of memory-less instructions: in s's last line (followers of
+            // s unless s is a branch), in another line, or reaching into the next line.
+            for (std::uint64_t extra = plainRandom() % 8; extra < 4 && n + 1 < records;
+                 ++extra, ++n) {
+                const std::uint64_t which = plainRandom() % 8;
+                auto plain = plainOfLine.find((s.pc + s.size - 1) >> 6);
+                if (which == 0)
+                    plain = std::next(plainOfLine.begin(), plainRandom() % plainOfLine.size());
+                stream.record(which == 1 ? plain->second.second : plain->second.first, {});
+            }
             const std::uint64_t event = random() % 1000;
             if (event < 2) {
                 tid = 3 - tid;
@@ -188,7 +212,12 @@ std::vector<unsigned char> twoThreadToolStream(std::uint64_t W,
             stream.endRegion(region, 0);
             break;
         }
-        run(warmup + measured);
+        // The region ends while the other thread's branch still waits for its successor.
+        run(warmup + measured - 2);
+        stream.record(statics[3].id, {}); // a conditional branch
+        tid = 3 - tid;
+        stream.thread(tid);
+        stream.record(statics[1].id, {0x10000040});
         stream.endRegion(region, statics[random() % statics.size()].pc);
     }
     stream.end();
@@ -314,7 +343,8 @@ private slots:
         const std::vector<unsigned char> bytes = twoThreadToolStream(W, functional, M);
         struct Result {
             synthetic::VectorSink out;
-            std::uint64_t compact = 0, written = 0, unresolved = 0, dropped = 0, functional = 0;
+            std::uint64_t compact = 0, followers = 0, written = 0, unresolved = 0, dropped = 0,
+                          functional = 0;
         };
         const auto decode = [&](bool hideFunctional, Result& result) {
             FunctionalWarmupSink warming(result.out, W, longest);
@@ -328,7 +358,8 @@ private slots:
             }
             decoder.finish();
             QVERIFY(decoder.complete());
-            result.compact = forward.compactRecords;
+            result.compact = forward.compactRecords + forward.followers;
+            result.followers = forward.followers;
             result.written = decoder.recordsWritten();
             result.unresolved = decoder.unresolvedBranches();
             result.dropped = decoder.droppedOperands();
@@ -338,6 +369,8 @@ private slots:
         decode(true, general);
         decode(false, fast);
         QCOMPARE(general.compact, std::uint64_t(0));
+        QCOMPARE(general.followers, std::uint64_t(0));
+        QVERIFY(fast.followers > 0);
         // Most functional records took the fast path: the rest waited behind another thread's
         // branch (a thread switch after a branch queues the other thread until it resumes).
         QVERIFY2(fast.compact > fast.functional / 2,
