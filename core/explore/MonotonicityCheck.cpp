@@ -149,8 +149,8 @@ nlohmann::json violationJson(const MonotonicityCheck::Violation& v) {
 std::vector<MonotonicityCheck::CheckedParameter> MonotonicityCheck::checkedParameters() {
     std::vector<CheckedParameter> checked;
     for (const ParameterSpec& spec : ParameterSpace::all())
-        if (spec.kind != ParamKind::Choice)
-            checked.push_back({spec.id, spec.id == ParamId::BpMissPct});
+        if (const int direction = ParameterSpace::betterDirection(spec.id); direction != 0)
+            checked.push_back({spec.id, direction < 0});
     return checked;
 }
 

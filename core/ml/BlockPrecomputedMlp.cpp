@@ -2,6 +2,7 @@
 
 #include "common/ConcordeError.h"
 #include "features/BlockCombinations.h"
+#include "ml/MonotoneEnvelope.h"
 
 #include <algorithm>
 #include <optional>
@@ -46,6 +47,10 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
     const std::vector<std::size_t> anchors =
         anchored_ ? model.anchorColumns() : std::vector<std::size_t>{};
     Eigen::VectorXf rawCentroid = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(layout.width()));
+    const std::vector<InputConstraint>& constraints = model.members.front().inputConstraints();
+    for (const Mlp& member : model.members)
+        if (member.inputConstraints() != constraints)
+            throw badInput("the ensemble's members disagree on their monotonicity constraints");
     for (const FeatureBlock& block : layout.blocks()) {
         const BlockCombinations combinations(block, grid_);
         Block b;
@@ -67,21 +72,25 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
             if (a >= block.offset && a < block.offset + block.width)
                 anchorColumn = a - block.offset;
         const auto count = static_cast<Eigen::Index>(combinations.count());
-        b.table.resize(stacked, count);
-        if (anchorColumn)
-            b.anchor.resize(count);
-        Eigen::VectorXf features(columns);
+        Eigen::MatrixXf features(columns, count);
         CoreConfig config;
         for (std::size_t c = 0; c < combinations.count(); ++c) {
             combinations.apply(c, config);
-            source(block, config, std::span<float>(features.data(), block.width));
-            b.table.col(static_cast<Eigen::Index>(c)) = slice * features;
-            rawCentroid.segment(static_cast<Eigen::Index>(block.offset), columns) +=
-                features / static_cast<float>(combinations.count());
-            if (anchorColumn)
-                b.anchor(static_cast<Eigen::Index>(c)) =
-                    features(static_cast<Eigen::Index>(*anchorColumn));
+            source(block, config,
+                   std::span<float>(features.col(static_cast<Eigen::Index>(c)).data(),
+                                    block.width));
         }
+        // A monotone network needs features that move the right way (MonotoneEnvelope).
+        if (!constraints.empty())
+            MonotoneEnvelope::apply(
+                block.params, grid_,
+                std::span<const InputConstraint>(constraints).subspan(block.offset, block.width),
+                features);
+        b.table = slice * features;
+        rawCentroid.segment(static_cast<Eigen::Index>(block.offset), columns) =
+            features.rowwise().mean();
+        if (anchorColumn)
+            b.anchor = features.row(static_cast<Eigen::Index>(*anchorColumn)).transpose();
         blocks_.push_back(std::move(b));
     }
     centroid_ = (rawCentroid - normalizer.mean()).cwiseProduct(normalizer.scale());

@@ -351,4 +351,10 @@ std::string ParameterSpace::keyList() {
     return list;
 }
 
+int ParameterSpace::betterDirection(ParamId id) {
+    if (spec(id).kind == ParamKind::Choice)
+        return 0;
+    return id == ParamId::BpMissPct ? -1 : 1;
+}
+
 } // namespace concorde

@@ -21,6 +21,10 @@ public:
     static ParamId require(std::string_view key);
     /// The keys joined by ", " (for error messages and help text).
     static std::string keyList();
+    /// Which way a parameter makes the core better (issue 17's monotonicity): +1 when a larger
+    /// value is the bigger core (sizes, widths, prefetch degree), −1 for bp_miss_pct (fewer
+    /// mispredictions), 0 for choices, which are not ordered (the predictor).
+    static int betterDirection(ParamId id);
 };
 
 inline std::size_t index(ParamId id) {

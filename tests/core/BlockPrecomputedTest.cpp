@@ -2,6 +2,8 @@
 #include "common/ConcordeError.h"
 #include "features/FeatureLayout.h"
 #include "ml/BlockPrecomputedMlp.h"
+#include "ml/MonotoneConstraints.h"
+#include "ml/MonotoneEnvelope.h"
 
 #include <QtTest>
 #include <random>
@@ -179,6 +181,100 @@ private slots:
         }
         // The configurations exercise several blocks as the bottleneck, folded ones included.
         QVERIFY(anchorsThatBound.size() >= 3);
+    }
+    // The envelope on a hand-made block: rob (3 values, larger is better) × bp_miss_pct
+    // (2 values, smaller is better), rob the most significant digit, so column = 2·g_rob + g_bp.
+    // Row 0 may only grow with the core, row 1 may only fall, row 2 is free.
+    void envelopeKnownAnswer() {
+        std::map<ParamId, std::vector<double>> overrides{{ParamId::Rob, {32, 64, 128}},
+                                                         {ParamId::BpMissPct, {0, 5}}};
+        const ParameterGrid grid(overrides);
+        Eigen::MatrixXf x(3, 6);
+        //        rob32:bp0 bp5  rob64:bp0 bp5  rob128:bp0 bp5
+        x << 1.0f, 3.0f, 0.5f, 0.2f, 2.0f, 4.0f, //
+            9.0f, 1.0f, 8.0f, 7.0f, 9.5f, 0.5f,  //
+            5.0f, 6.0f, 1.0f, 2.0f, 3.0f, 4.0f;
+        const std::vector<InputConstraint> constraints{InputConstraint::NonIncreasing,
+                                                       InputConstraint::NonDecreasing,
+                                                       InputConstraint::Free};
+        MonotoneEnvelope::apply({ParamId::Rob, ParamId::BpMissPct}, grid, constraints, x);
+        // The smallest core is rob 32 with bp_miss_pct 5 (column 1); the biggest rob 128, 0 %.
+        // Row 0: max over every combination no bigger in rob and no lower in bp_miss_pct.
+        Eigen::MatrixXf expected(3, 6);
+        expected << 3.0f, 3.0f, 3.0f, 3.0f, 4.0f, 4.0f, //
+            1.0f, 1.0f, 1.0f, 1.0f, 0.5f, 0.5f,         //
+            5.0f, 6.0f, 1.0f, 2.0f, 3.0f, 4.0f;
+        QVERIFY2(x.isApprox(expected), "envelope differs from the hand-computed one");
+        // A block that is already monotone comes back unchanged.
+        Eigen::MatrixXf monotone(3, 6);
+        monotone << 1, 0, 2, 1, 3, 2, //
+            0, 1, 0, 1, 0, 1,         //
+            7, 7, 7, 7, 7, 7;
+        const Eigen::MatrixXf before = monotone;
+        MonotoneEnvelope::apply({ParamId::Rob, ParamId::BpMissPct}, grid, constraints, monotone);
+        QVERIFY(monotone == before);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, MonotoneEnvelope::apply({ParamId::Rob}, grid,
+                                                                        constraints, monotone));
+    }
+
+    // A monotone network fed features that move every which way (the synthetic source is a hash)
+    // still predicts a CPI that never rises toward a bigger core through the precomputed path,
+    // while the same network on the raw features does rise: the envelope is what repairs it.
+    void monotoneModelIsMonotoneOnAnyFeatures() {
+        const FeatureLayout layout = FeatureLayout::standard(4);
+        const ParameterGrid grid = smallGrid();
+        std::mt19937_64 rng(7);
+        Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
+        for (int s = 0; s < 64; ++s)
+            sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
+        const FeatureNormalizer normalizer = FeatureNormalizer::fit(sample);
+        std::vector<Mlp> members;
+        for (std::uint64_t seed : {11u, 12u}) {
+            Mlp member({static_cast<int>(layout.width()), 32, 16, 1}, seed);
+            member.makeMonotone(MonotoneConstraints::forLayout(layout));
+            members.push_back(std::move(member));
+        }
+        CpiModel model = modelOf(layout, normalizer, members);
+        model.band = BandCalibration(2.0, 0.01, 0.8);
+        const BlockPrecomputedMlp fast(model, grid, syntheticFeatures);
+        const auto rawCpi = [&](const CoreConfig& config) {
+            const Eigen::VectorXf raw = fullVector(layout, config);
+            return model.predictBand(
+                           std::span<const float>(raw.data(), static_cast<std::size_t>(raw.size())))
+                .cpi;
+        };
+        std::size_t steps = 0, rawRises = 0;
+        double worst = 0;
+        for (int b = 0; b < 40; ++b) {
+            const CoreConfig base = randomOnGrid(grid, rng);
+            for (const auto& spec : ParameterSpace::all()) {
+                const int direction = ParameterSpace::betterDirection(spec.id);
+                if (direction == 0)
+                    continue;
+                std::vector<double> values = grid.values(spec.id);
+                if (direction < 0)
+                    std::reverse(values.begin(), values.end());
+                CoreConfig config = base;
+                config.set(spec.id, values.front());
+                double previous = fast.predict(config);
+                double previousRaw = rawCpi(config);
+                for (std::size_t v = 1; v < values.size(); ++v) {
+                    config.set(spec.id, values[v]);
+                    const double cpi = fast.predict(config);
+                    const double raw = rawCpi(config);
+                    worst = std::max(worst, cpi / previous - 1);
+                    rawRises += raw > previousRaw * (1 + 1e-6);
+                    ++steps;
+                    previous = cpi;
+                    previousRaw = raw;
+                }
+            }
+        }
+        qInfo("%zu steps toward a bigger core: largest rise %.3g; %zu rises on raw features",
+              steps, worst, rawRises);
+        QVERIFY(steps > 500);
+        QVERIFY2(worst <= 1e-6, qPrintable(QString::number(worst)));
+        QVERIFY2(rawRises > steps / 20, "the synthetic features should break a bare network");
     }
 };
 

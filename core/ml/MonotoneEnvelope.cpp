@@ -1,0 +1,57 @@
+#include "ml/MonotoneEnvelope.h"
+
+#include "common/ConcordeError.h"
+#include "params/ParameterSpace.h"
+
+#include <algorithm>
+
+namespace concorde {
+
+void MonotoneEnvelope::apply(const std::vector<ParamId>& params, const ParameterGrid& grid,
+                             std::span<const InputConstraint> constraints,
+                             Eigen::MatrixXf& features) {
+    if (constraints.size() != static_cast<std::size_t>(features.rows()))
+        throw usageError("the monotone envelope needs one constraint per feature row");
+    std::size_t count = 1;
+    for (const ParamId p : params)
+        count *= grid.size(p);
+    if (count != static_cast<std::size_t>(features.cols()))
+        throw usageError("the monotone envelope needs one column per parameter combination");
+    std::vector<Eigen::Index> growing, falling; // rows that may only grow / only fall
+    for (std::size_t r = 0; r < constraints.size(); ++r) {
+        if (constraints[r] == InputConstraint::NonIncreasing)
+            growing.push_back(static_cast<Eigen::Index>(r));
+        else if (constraints[r] == InputConstraint::NonDecreasing)
+            falling.push_back(static_cast<Eigen::Index>(r));
+    }
+    if (growing.empty() && falling.empty())
+        return;
+    // Carries the better of a column and its neighbour one step down (the smaller core) along
+    // one axis into the column.
+    const auto carry = [&](Eigen::Index into, Eigen::Index from) {
+        for (const Eigen::Index r : growing)
+            features(r, into) = std::max(features(r, into), features(r, from));
+        for (const Eigen::Index r : falling)
+            features(r, into) = std::min(features(r, into), features(r, from));
+    };
+    std::size_t stride = 1; // of the parameter being processed; the last is the least significant
+    for (std::size_t j = params.size(); j-- > 0;) {
+        const std::size_t radix = grid.size(params[j]);
+        const int direction = ParameterSpace::betterDirection(params[j]);
+        if (direction != 0 && radix > 1) {
+            // Walk each axis from its smallest core to its biggest, so that the running best
+            // accumulates: ascending indices when larger values are better, else descending.
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::size_t at = direction > 0 ? k : count - 1 - k;
+                const std::size_t digit = at / stride % radix;
+                if (direction > 0 && digit >= 1)
+                    carry(static_cast<Eigen::Index>(at), static_cast<Eigen::Index>(at - stride));
+                else if (direction < 0 && digit + 1 < radix)
+                    carry(static_cast<Eigen::Index>(at), static_cast<Eigen::Index>(at + stride));
+            }
+        }
+        stride *= radix;
+    }
+}
+
+} // namespace concorde
