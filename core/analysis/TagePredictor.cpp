@@ -101,10 +101,9 @@ std::vector<std::uint8_t> TagePredictor::saveState() const {
         w.put(e.useful);
     }
     // All index folds, then all first tag folds, then all second ones.
-    for (const auto field :
-         {&FoldedHistories::index, &FoldedHistories::tag0, &FoldedHistories::tag1})
+    for (const FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_})
         for (int i = 0; i < g.tableCount; ++i)
-            w.put(folded_[i].*field);
+            w.put(folds->value[i]);
     for (const std::uint8_t bit : history_)
         w.put(bit);
     w.put<std::uint32_t>(head_);
@@ -138,10 +137,10 @@ void TagePredictor::restoreState(std::span<const std::uint8_t> bytes) {
         e.counter = r.get<std::int8_t>();
         e.useful = r.get<std::uint8_t>();
     }
-    for (const auto field :
-         {&FoldedHistories::index, &FoldedHistories::tag0, &FoldedHistories::tag1})
+    for (FoldedHistories* folds :
+         {&restored.foldedIndex_, &restored.foldedTag0_, &restored.foldedTag1_})
         for (int i = 0; i < g.tableCount; ++i)
-            restored.folded_[i].*field = r.get<std::uint32_t>();
+            folds->value[i] = r.get<std::uint32_t>();
     for (std::uint8_t& bit : restored.history_)
         bit = r.get<std::uint8_t>();
     restored.head_ = r.get<std::uint32_t>() & (kHistoryBuffer - 1);
@@ -164,16 +163,23 @@ void TagePredictor::reset() {
     const Geometry& g = geometry_;
     bimodal_.assign(std::size_t{1} << g.bimodalLogSize, 2);
     tables_.assign(static_cast<std::size_t>(g.tableCount) << g.tableLogSize, TaggedEntry{});
-    folded_.fill({});
+    historyOffset_.fill(0);
+    for (FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_}) {
+        folds->value.fill(0);
+        folds->outBit.fill(0);
+        folds->top.fill(1); // width 0: an unused table's fold stays 0
+        folds->bits.fill(0);
+    }
     for (int i = 0; i < g.tableCount; ++i) {
-        FoldedHistories& f = folded_[i];
-        f.original = static_cast<std::uint16_t>(historyLengths_[i]);
-        f.indexBits = static_cast<std::uint8_t>(g.tableLogSize);
-        f.tag0Bits = static_cast<std::uint8_t>(tagBits_[i]);
-        f.tag1Bits = static_cast<std::uint8_t>(tagBits_[i] - 1);
-        f.indexOut = static_cast<std::uint8_t>(f.original % f.indexBits);
-        f.tag0Out = static_cast<std::uint8_t>(f.original % f.tag0Bits);
-        f.tag1Out = static_cast<std::uint8_t>(f.original % f.tag1Bits);
+        const auto original = static_cast<std::uint16_t>(historyLengths_[i]);
+        historyOffset_[i] = original;
+        const int widths[] = {g.tableLogSize, tagBits_[i], tagBits_[i] - 1};
+        FoldedHistories* folds[] = {&foldedIndex_, &foldedTag0_, &foldedTag1_};
+        for (int k = 0; k < 3; ++k) {
+            folds[k]->bits[i] = static_cast<std::uint8_t>(widths[k]);
+            folds[k]->top[i] = 1u << widths[k];
+            folds[k]->outBit[i] = 1u << (original % widths[k]);
+        }
         pathMask_[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
         pathRotate_[i] = i % g.tableLogSize;
         indexShift_[i] = 1 + i % (g.tableLogSize - 1);
@@ -200,7 +206,6 @@ void TagePredictor::computeLookup(std::uint64_t pc) {
     const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
     const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
     for (int i = 0; i < geometry_.tableCount; ++i) {
-        const FoldedHistories& f = folded_[i];
         // Path history: up to 16 bits, folded to the index width and rotated per table so
         // that tables alias differently.
         std::uint32_t path = pathBits & pathMask_[i];
@@ -208,9 +213,10 @@ void TagePredictor::computeLookup(std::uint64_t pc) {
         const int rotate = pathRotate_[i];
         if (rotate != 0)
             path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
-        indices_[i] = (pIndex ^ (pIndex >> indexShift_[i]) ^ f.index ^ path) & mask;
-        const unsigned bits = f.tag0Bits;
-        const std::uint32_t tag = pTag ^ (pTag >> bits) ^ f.tag0 ^ (f.tag1 << 1);
+        indices_[i] = (pIndex ^ (pIndex >> indexShift_[i]) ^ foldedIndex_.value[i] ^ path) & mask;
+        const unsigned bits = foldedTag0_.bits[i];
+        const std::uint32_t tag =
+            pTag ^ (pTag >> bits) ^ foldedTag0_.value[i] ^ (foldedTag1_.value[i] << 1);
         tags_[i] = static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
     }
 }
@@ -333,8 +339,21 @@ void TagePredictor::allocate(bool taken) {
 void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
     head_ = (head_ - 1) & (kHistoryBuffer - 1);
     history_[head_] = taken ? 1 : 0;
-    for (int i = 0; i < geometry_.tableCount; ++i)
-        folded_[i].update(history_.data(), head_);
+    // Each fold: shift the new bit in, take out the bit that leaves the history (at its length
+    // mod the width), and wrap the bit shifted out at the top back into bit 0. Written over
+    // all kMaxTables lanes without variable shifts, so that it compiles to vector code.
+    alignas(16) std::array<std::uint32_t, kMaxTables> leaving;
+    for (int i = 0; i < kMaxTables; ++i)
+        leaving[i] = 0u - history_[(head_ + historyOffset_[i]) & (kHistoryBuffer - 1)];
+    const std::uint32_t in = taken ? 1u : 0u;
+    for (FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_}) {
+        for (int i = 0; i < kMaxTables; ++i) {
+            std::uint32_t v = (folds->value[i] << 1 | in) ^ (leaving[i] & folds->outBit[i]);
+            const std::uint32_t top = folds->top[i];
+            v ^= (v & top) != 0 ? 1u : 0u;
+            folds->value[i] = v & (top - 1);
+        }
+    }
     pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
 }

@@ -103,30 +103,17 @@ private:
         std::int8_t counter = 0; ///< -4..3, taken when ≥ 0
         std::uint8_t useful = 0; ///< 0..3
     };
-    /// The table's history of `original` bits folded (xor of w-bit chunks) into three widths:
-    /// the index width and the two tag widths, maintained in O(1) per new bit. The three share
-    /// the bit that leaves the history, so one update reads the history once for all three.
+    /// Every table's history of historyLength(i) bits folded (xor of w-bit chunks) into three
+    /// widths: the index width and the two tag widths, maintained in O(1) per new bit. Kept as
+    /// one array per fold, all kMaxTables wide, so that pushHistory() updates every table in
+    /// the same few vector operations (unused tables stay 0).
     struct FoldedHistories {
-        std::uint32_t index = 0;
-        std::uint32_t tag0 = 0;
-        std::uint32_t tag1 = 0;
-        std::uint8_t indexBits = 1, tag0Bits = 1, tag1Bits = 1;
-        std::uint8_t indexOut = 0, tag0Out = 0, tag1Out = 0; ///< original mod width
-        std::uint16_t original = 1;
-        static std::uint32_t fold(std::uint32_t value, std::uint32_t in, std::uint32_t out,
-                                  unsigned bits, unsigned outPoint) {
-            value = (value << 1) | in;
-            value ^= out << outPoint;
-            value ^= value >> bits;
-            return value & ((1u << bits) - 1);
-        }
-        void update(const std::uint8_t* history, unsigned head) {
-            const std::uint32_t in = history[head];
-            const std::uint32_t out = history[(head + original) & (kHistoryBuffer - 1)];
-            index = fold(index, in, out, indexBits, indexOut);
-            tag0 = fold(tag0, in, out, tag0Bits, tag0Out);
-            tag1 = fold(tag1, in, out, tag1Bits, tag1Out);
-        }
+        alignas(16) std::array<std::uint32_t, kMaxTables> value{};
+        /// 1 << (history length mod width): where the bit leaving the history is taken out.
+        alignas(16) std::array<std::uint32_t, kMaxTables> outBit{};
+        /// 1 << width; 1 for an unused table.
+        alignas(16) std::array<std::uint32_t, kMaxTables> top{};
+        std::array<std::uint8_t, kMaxTables> bits{};
     };
     struct TargetEntry {
         std::uint64_t pc = ~std::uint64_t{0};
@@ -148,7 +135,10 @@ private:
     std::vector<int> tagBits_;
     std::vector<std::uint8_t> bimodal_; ///< 2-bit counters, taken when ≥ 2
     std::vector<TaggedEntry> tables_;
-    std::array<FoldedHistories, kMaxTables> folded_{}; ///< tableCount used
+    FoldedHistories foldedIndex_;
+    FoldedHistories foldedTag0_;
+    FoldedHistories foldedTag1_;
+    std::array<std::uint16_t, kMaxTables> historyOffset_{}; ///< historyLength(i); 0 if unused
     // Per-table index hashing constants, derived from the geometry once (tableIndex() runs for
     // every table on every conditional branch; recomputing them cost two divisions each).
     std::array<std::uint32_t, kMaxTables> pathMask_{};
