@@ -26,16 +26,23 @@ void WarmStateBuilder::writeBack(std::size_t set) {
     wayStamps_[r.way] = r.stamp;
 }
 
-void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
+// The common case inline (the line is its set's most recent: only the entry in front changes),
+// the table search out of line.
+[[gnu::always_inline]] inline void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
     const std::uint64_t stamp = ++stamp_;
     const std::uint64_t tagged = line | (instruction ? kInstructionBit : 0);
-    const std::size_t set = line & setMask_;
-    RecentLine& recent = recent_[set];
+    RecentLine& recent = recent_[line & setMask_];
     if ((recent.line & ~kInstructionBit) == line) {
         recent.line = tagged;
         recent.stamp = stamp;
         return;
     }
+    touchTable(line, tagged, stamp);
+}
+
+void WarmStateBuilder::touchTable(std::uint64_t line, std::uint64_t tagged, std::uint64_t stamp) {
+    const std::size_t set = line & setMask_;
+    RecentLine& recent = recent_[set];
     writeBack(set); // the table is exact for this set before it is searched
     const std::size_t base = set * ways_;
     std::uint64_t* lines = wayLines_.data() + base;

@@ -50,6 +50,8 @@ private:
     static constexpr std::uint64_t kInstructionBit = std::uint64_t{1} << 63;
     static constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
     void touch(std::uint64_t line, bool instruction);
+    /// touch() of a line that is not its set's most recent: the table's part.
+    void touchTable(std::uint64_t line, std::uint64_t tagged, std::uint64_t stamp);
     /// The cache and prefetcher part of observing one instruction (both record forms).
     void observeLines(std::uint64_t pc, std::uint32_t size, bool taken, const MemoryAccess* loads,
                       std::size_t loadCount, const MemoryAccess* stores, std::size_t storeCount);

@@ -225,9 +225,15 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
         if (nmem == 0 && r.branchKind == BranchKind::None &&
             r.pc >> shift == (r.pc + std::max<std::uint32_t>(r.size, 1) - 1) >> shift)
             flags |= kPlain;
-        compact_[id] = {r.pc,   r.branchTarget, static_cast<std::uint32_t>(compactSlots_.size()),
-                        r.size, r.branchKind,   static_cast<std::uint8_t>(nmem),
-                        flags};
+        CompactStatic& c = compact_[id];
+        c.pc = r.pc;
+        c.target = r.branchTarget;
+        c.followerLine = (flags & kPlain) ? r.pc >> shift : kNotPlain;
+        c.firstSlot = static_cast<std::uint32_t>(compactSlots_.size());
+        c.size = r.size;
+        c.branchKind = r.branchKind;
+        c.slotCount = static_cast<std::uint8_t>(nmem);
+        c.flags = flags;
         for (std::uint32_t i = 0; i < nmem; ++i)
             compactSlots_.push_back(std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i]);
         offset += ctp_static_size(d);
@@ -336,6 +342,13 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
     const CompactStatic* statics = compact_.data();
     const std::size_t staticCount = compact_.size();
     constexpr std::uint32_t shift = FunctionalRecord::kFollowerLineShift;
+    // The line a follower of the batch's last record must be in (kNoFollowers: it takes none).
+    const auto followerLineOf = [](const FunctionalRecord& last) {
+        return last.isBranch() || last.followers == FunctionalRecord::kMaxFollowers
+                   ? kNoFollowers
+                   : (last.pc + std::max<std::uint32_t>(last.size, 1) - 1) >> shift;
+    };
+    std::uint64_t followerLine = batch_.empty() ? kNoFollowers : followerLineOf(batch_.back());
     for (; k < count && batchInstructions_ < functionalLeft_; ++k) {
         if (size - offset < 4)
             fail("RECORDS frame shorter than its count");
@@ -344,15 +357,12 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
             fail("record refers to undefined static instruction " + std::to_string(id));
         const CompactStatic& c = statics[id];
         offset += 4;
-        if (!batch_.empty() && (c.flags & kPlain)) {
-            // A follower of the previous record when that is no branch and ends in this line.
-            FunctionalRecord& last = batch_.back();
-            if (!last.isBranch() && last.followers < FunctionalRecord::kMaxFollowers &&
-                (last.pc + std::max<std::uint32_t>(last.size, 1) - 1) >> shift == c.pc >> shift) {
-                ++last.followers;
-                ++batchInstructions_;
-                continue;
-            }
+        if (c.followerLine == followerLine) {
+            // A follower of the previous record: that is no branch and ends in this line.
+            if (++batch_.back().followers == FunctionalRecord::kMaxFollowers)
+                followerLine = kNoFollowers;
+            ++batchInstructions_;
+            continue;
         }
         const std::uint32_t addressBytes = 8u * c.slotCount;
         if (size - offset < addressBytes)
@@ -391,8 +401,13 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
         ++batchInstructions_;
         batchBranchPending_ = f.isBranch();
         batchPendingId_ = id;
-        if (batch_.size() >= kBatchRecords)
+        followerLine = batchBranchPending_
+                           ? kNoFollowers
+                           : (c.pc + std::max<std::uint32_t>(c.size, 1) - 1) >> shift;
+        if (batch_.size() >= kBatchRecords) {
             flushBatch(true);
+            followerLine = kNoFollowers; // empty, or a branch waiting for its successor
+        }
     }
     return k;
 }

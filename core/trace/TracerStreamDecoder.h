@@ -66,6 +66,8 @@ private:
     struct CompactStatic {
         std::uint64_t pc = 0;
         std::uint64_t target = 0;
+        /// The follower line of a kPlain instruction; kNotPlain otherwise.
+        std::uint64_t followerLine = 0;
         std::uint32_t firstSlot = 0; ///< in compactSlots_
         std::uint8_t size = 0;
         BranchKind branchKind = BranchKind::None;
@@ -77,6 +79,10 @@ private:
     static constexpr std::uint8_t kOrdered = 2;
     /// No memory slot, no branch, within one follower line: may be a FunctionalRecord follower.
     static constexpr std::uint8_t kPlain = 4;
+    /// Never a line (lines are addresses >> 6): the followerLine of other instructions, and
+    /// (kNoFollowers) the line followers must be in when the last record takes none.
+    static constexpr std::uint64_t kNotPlain = ~std::uint64_t{0};
+    static constexpr std::uint64_t kNoFollowers = ~std::uint64_t{0} - 1;
     struct Held {
         TraceRecord record;
         std::uint32_t thread;
