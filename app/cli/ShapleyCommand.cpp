@@ -146,16 +146,18 @@ std::size_t playerWidth(const PlayerSet& players) {
 }
 
 void printProgram(std::ostream& out, const ProgramAttribution& program,
-                  const AttributionReport& report, const NamedConfig& baseline,
-                  const NamedConfig& target, bool regionTable,
+                  const std::pair<CpiBand, CpiBand>& bands, const AttributionReport& report,
+                  const NamedConfig& baseline, const NamedConfig& target, bool regionTable,
                   const OrderedAblation::Result* ablation) {
     const Attribution& all = program.total;
     const std::size_t width = playerWidth(report.players);
     const bool sampling = all.method == AttributionMethod::Sampling;
     out << program.program << " (" << program.regions.size() << " regions, " << program.instructions
         << " instructions)\n"
-        << "  CPI " << format("%.5f", all.baselineCpi) << " (" << baseline.name << ") -> "
-        << format("%.5f", all.targetCpi) << " (" << target.name << "), change "
+        << "  CPI " << format("%.5f", all.baselineCpi) << " [" << format("%.3f", bands.first.low)
+        << "-" << format("%.3f", bands.first.high) << "] (" << baseline.name << ") -> "
+        << format("%.5f", all.targetCpi) << " [" << format("%.3f", bands.second.low) << "-"
+        << format("%.3f", bands.second.high) << "] (" << target.name << "), change "
         << format("%+.5f", all.delta()) << "\n";
     std::size_t active = 0;
     for (const PlayerAttribution& p : all.players)
@@ -271,7 +273,9 @@ std::string ShapleyCommand::description() const {
            "step order (attribution = the step's CPI change, stderr 0). --json writes\n"
            "{\"baseline\", \"target\", \"baseline_name\", \"target_name\", \"players\",\n"
            "\"method\", \"permutations\", \"seed\", \"model\", \"programs\": [{\"program\",\n"
-           "\"instructions\", \"baseline_cpi\", \"target_cpi\", \"all\": {\"baseline_cpi\",\n"
+           "\"instructions\", \"baseline_cpi\", \"target_cpi\", their bands \"baseline_cpi_low\",\n"
+           "\"baseline_cpi_high\", \"target_cpi_low\", \"target_cpi_high\", \"all\": "
+           "{\"baseline_cpi\",\n"
            "\"target_cpi\", \"delta\", \"players\": [{\"player\", \"attribution\",\n"
            "\"stderr\", \"active\"}], ...}, \"regions\": [...the same per region...],\n"
            "\"ablation\": {\"order\", \"steps\": [...]}}]}.\n\n"
@@ -330,10 +334,12 @@ int ShapleyCommand::run(std::ostream& out, std::ostream& err) {
 
     JobRunner runner(err, "shapley");
     std::vector<OrderedAblation::Result> ablations;
+    std::shared_ptr<const DatabasePredictor> predictor; // kept for the programs' bands
     const AttributionReport report = runner.run([&](const JobControl& job) {
         ShapleyJob::Request request;
         request.predictor =
             std::make_shared<const DatabasePredictor>(db, std::move(model), requested, job);
+        predictor = request.predictor;
         if (!request.predictor->damaged().empty()) // skipped, not fatal: say which
             err << "shapley: warning: " << request.predictor->catalog().damageSummary() << "\n";
         request.baseline = baseline.config;
@@ -358,6 +364,13 @@ int ShapleyCommand::run(std::ostream& out, std::ostream& err) {
         return result;
     });
 
+    // Every prediction carries its band (issue 17, item 6): the programs' CPIs at the baseline
+    // and the target, as `predict` gives them. A single model's band is its CPI.
+    std::vector<std::pair<CpiBand, CpiBand>> bands;
+    for (const ProgramAttribution& program : report.programs)
+        bands.emplace_back(predictor->programBand(program.program, baseline.config),
+                           predictor->programBand(program.program, target.config));
+
     if (csv_) {
         AttributionCsvWriter::write(out, report);
         for (std::size_t p = 0; p < ablations.size(); ++p)
@@ -375,6 +388,10 @@ int ShapleyCommand::run(std::ostream& out, std::ostream& err) {
             nlohmann::json& entry = result["programs"][p];
             entry["baseline_cpi"] = report.programs[p].total.baselineCpi;
             entry["target_cpi"] = report.programs[p].total.targetCpi;
+            entry["baseline_cpi_low"] = bands[p].first.low;
+            entry["baseline_cpi_high"] = bands[p].first.high;
+            entry["target_cpi_low"] = bands[p].second.low;
+            entry["target_cpi_high"] = bands[p].second.high;
             if (p < ablations.size()) {
                 nlohmann::json steps = ablations[p].toJson();
                 nlohmann::json names = nlohmann::json::array();
@@ -387,7 +404,7 @@ int ShapleyCommand::run(std::ostream& out, std::ostream& err) {
         out << result.dump(2) << "\n";
     } else {
         for (std::size_t p = 0; p < report.programs.size(); ++p)
-            printProgram(out, report.programs[p], report, baseline, target,
+            printProgram(out, report.programs[p], bands[p], report, baseline, target,
                          programs_.program.has_value(),
                          p < ablations.size() ? &ablations[p] : nullptr);
         out << "model " << modelName << "; " << (report.players.size()) << " players ("

@@ -91,8 +91,8 @@ class ShapleyCliTest : public QObject {
         return runConcorde(args, env);
     }
 
-    /// `concorde predict --json` program CPI for a preset name or a configuration file.
-    double predictCpi(const QString& program, const QString& config) {
+    /// `concorde predict --json` of a program for a preset name or a configuration file.
+    QJsonObject predictJson(const QString& program, const QString& config) {
         QStringList args = {"predict", "--db", db_, "--program", program, "--json"};
         if (config.endsWith(".json")) {
             QJsonObject parameters = parseJson([&] {
@@ -113,7 +113,12 @@ class ShapleyCliTest : public QObject {
         const ConcordeRun run = concorde(args);
         if (run.exitCode != 0)
             qWarning("predict failed: %s", qPrintable(run.err));
-        return parseJson(run.out)["cpi"].toDouble(std::nan(""));
+        return parseJson(run.out);
+    }
+
+    /// `concorde predict --json` program CPI for a preset name or a configuration file.
+    double predictCpi(const QString& program, const QString& config) {
+        return predictJson(program, config)["cpi"].toDouble(std::nan(""));
     }
 
 private slots:
@@ -150,8 +155,9 @@ private slots:
         const ConcordeRun data =
             concorde({"dataset", "--db", db_, "--samples", "300", "--out", dataset, "--jobs", "2"});
         QVERIFY2(data.exitCode == 0, qPrintable(data.err));
-        const ConcordeRun train = concorde(
-            {"train", "--dataset", dataset, "--db", db_, "--hidden", "16", "--epochs", "5"});
+        // Two members, so that predictions carry a band that differs from the CPI.
+        const ConcordeRun train = concorde({"train", "--dataset", dataset, "--db", db_, "--hidden",
+                                            "16", "--epochs", "5", "--members", "2"});
         QVERIFY2(train.exitCode == 0, qPrintable(train.err));
     }
 
@@ -227,7 +233,23 @@ private slots:
             const double delta = all["target_cpi"].toDouble() - all["baseline_cpi"].toDouble();
             QVERIFY(std::abs(sum - delta) <= 1e-12);
             const QString name = program["program"].toString();
-            const double predicted = predictCpi(name, target) - predictCpi(name, "little");
+            // The programs' CPIs carry predict's band at both ends (issue 17, item 6).
+            const QJsonObject atTarget = predictJson(name, target);
+            const QJsonObject atBaseline = predictJson(name, "little");
+            for (const auto& [prefix, predicted] :
+                 {std::pair{QString("target_cpi"), atTarget},
+                  std::pair{QString("baseline_cpi"), atBaseline}}) {
+                const double low = program[prefix + "_low"].toDouble(-1);
+                const double high = program[prefix + "_high"].toDouble(-1);
+                const double cpi = program[prefix].toDouble();
+                QVERIFY2(
+                    low > 0 && low < cpi && cpi < high,
+                    qPrintable(name +
+                               QString(" %1: %2 %3 %4").arg(prefix).arg(low).arg(cpi).arg(high)));
+                QVERIFY(std::abs(low - predicted["cpi_low"].toDouble()) <= kPredictTolerance);
+                QVERIFY(std::abs(high - predicted["cpi_high"].toDouble()) <= kPredictTolerance);
+            }
+            const double predicted = atTarget["cpi"].toDouble() - atBaseline["cpi"].toDouble();
             QVERIFY2(std::abs(sum - predicted) <= kPredictTolerance,
                      qPrintable(name + QString(": sum %1, predict %2").arg(sum).arg(predicted)));
             const QJsonArray regions = program["regions"].toArray();
