@@ -55,12 +55,44 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
             return;
         parseHeader();
     }
-    while (buffer_.size() - consumed_ >= CTP_FRAME_HEADER_BYTES) {
+    for (;;) {
+        if (inRecordsFrame_) {
+            // A RECORDS frame is decoded as its bytes arrive, record by record: the buffer then
+            // stays about one pipe read long and is decoded while it is still in the caches.
+            const std::uint32_t available = static_cast<std::uint32_t>(
+                std::min<std::size_t>(buffer_.size() - consumed_, recordsPayloadLeft_));
+            std::uint32_t used = 0;
+            if (recordsLeft_ > 0)
+                used = parseRecords(buffer_.data() + consumed_, available,
+                                    available == recordsPayloadLeft_);
+            if (recordsLeft_ == 0)
+                used = available; // bytes after the last record are skipped
+            consumed_ += used;
+            recordsPayloadLeft_ -= used;
+            if (recordsLeft_ > 0 || recordsPayloadLeft_ > 0)
+                return; // wait for the rest of the frame
+            inRecordsFrame_ = false;
+        }
+        if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES)
+            return;
         const unsigned char* frame = buffer_.data() + consumed_;
         const std::uint32_t type = ctp_get_u32(frame);
         const std::uint32_t payload = ctp_get_u32(frame + 4);
         if (payload > kMaxFramePayload)
             fail("frame of " + std::to_string(payload) + " bytes");
+        if (type == CTP_FRAME_RECORDS) {
+            if (payload < CTP_RECORDS_PREFIX)
+                fail("short RECORDS frame");
+            if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES + CTP_RECORDS_PREFIX)
+                return; // wait for the prefix
+            recordsLeft_ = ctp_get_u32(frame + CTP_FRAME_HEADER_BYTES + 8);
+            recordsPayloadLeft_ = payload - CTP_RECORDS_PREFIX;
+            consumed_ += CTP_FRAME_HEADER_BYTES + CTP_RECORDS_PREFIX;
+            inRecordsFrame_ = true;
+            if (recordsLeft_ == 0)
+                flushBatch(true); // as at the end of any RECORDS frame
+            continue;
+        }
         if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES + payload)
             return; // wait for the rest of the frame
         parseFrame(type, frame + CTP_FRAME_HEADER_BYTES, payload);
@@ -102,9 +134,6 @@ void TracerStreamDecoder::parseFrame(std::uint32_t type, const unsigned char* p,
     switch (type) {
     case CTP_FRAME_STATIC:
         parseStatic(p, size);
-        break;
-    case CTP_FRAME_RECORDS:
-        parseRecords(p, size);
         break;
     case CTP_FRAME_REGION_BEGIN: {
         if (size < CTP_REGION_BEGIN_BYTES)
@@ -240,27 +269,23 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
     }
 }
 
-void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t size) {
-    if (size < CTP_RECORDS_PREFIX)
-        fail("short RECORDS frame");
-    const std::uint32_t count = ctp_get_u32(p + 8);
-    std::uint32_t offset = CTP_RECORDS_PREFIX;
-    for (std::uint32_t k = 0; k < count; ++k) {
+std::uint32_t TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t size,
+                                                bool frameEnds) {
+    const std::uint32_t count = recordsLeft_;
+    std::uint32_t offset = 0;
+    std::uint32_t k = 0;
+    for (; k < count; ++k) {
         if (held_.empty() && !hasPending_ && batchInstructions_ < functionalLeft_) {
             k = batchRecords(p, size, offset, k, count);
-            if (k == count)
+            if (k == count || !recordComplete(p, size, offset, frameEnds))
                 break;
         }
-        if (size - offset < 4)
-            fail("RECORDS frame shorter than its count");
+        if (!recordComplete(p, size, offset, frameEnds))
+            break;
         const std::uint32_t id = ctp_get_u32(p + offset);
-        offset += 4;
-        if (id >= compact_.size() || !(compact_[id].flags & kDefined))
-            fail("record refers to undefined static instruction " + std::to_string(id));
         const CompactStatic& c = compact_[id];
+        offset += 4;
         const std::uint32_t addressBytes = 8u * c.slotCount;
-        if (size - offset < addressBytes)
-            fail("RECORDS frame ends inside a record");
         if (held_.empty() && !hasPending_) {
             if (!batch_.empty()) {
                 // The sink wants this record in full: the batch goes first, its last branch
@@ -331,7 +356,28 @@ void TracerStreamDecoder::parseRecords(const unsigned char* p, std::uint32_t siz
         }
         release();
     }
-    flushBatch(true);
+    recordsLeft_ = count - k;
+    if (recordsLeft_ == 0)
+        flushBatch(true);
+    return offset;
+}
+
+bool TracerStreamDecoder::recordComplete(const unsigned char* p, std::uint32_t size,
+                                         std::uint32_t offset, bool frameEnds) {
+    if (size - offset < 4) {
+        if (frameEnds)
+            fail("RECORDS frame shorter than its count");
+        return false;
+    }
+    const std::uint32_t id = ctp_get_u32(p + offset);
+    if (id >= compact_.size() || !(compact_[id].flags & kDefined))
+        fail("record refers to undefined static instruction " + std::to_string(id));
+    if (size - offset - 4 < 8u * compact_[id].slotCount) {
+        if (frameEnds)
+            fail("RECORDS frame ends inside a record");
+        return false;
+    }
+    return true;
 }
 
 std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uint32_t size,
@@ -351,13 +397,13 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
     std::uint64_t followerLine = batch_.empty() ? kNoFollowers : followerLineOf(batch_.back());
     for (; k < count && batchInstructions_ < functionalLeft_; ++k) {
         if (size - offset < 4)
-            fail("RECORDS frame shorter than its count");
+            break; // the caller tells an incomplete record from a truncated frame
         const std::uint32_t id = ctp_get_u32(p + offset);
         if (id >= staticCount || !(statics[id].flags & kDefined))
             fail("record refers to undefined static instruction " + std::to_string(id));
         const CompactStatic& c = statics[id];
-        offset += 4;
         if (c.followerLine == followerLine) {
+            offset += 4;
             // A follower of the previous record: that is no branch and ends in this line.
             if (++batch_.back().followers == FunctionalRecord::kMaxFollowers)
                 followerLine = kNoFollowers;
@@ -365,10 +411,10 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
             continue;
         }
         const std::uint32_t addressBytes = 8u * c.slotCount;
-        if (size - offset < addressBytes)
-            fail("RECORDS frame ends inside a record");
-        const unsigned char* addresses = p + offset;
-        offset += addressBytes;
+        if (size - offset - 4 < addressBytes)
+            break;
+        const unsigned char* addresses = p + offset + 4;
+        offset += 4 + addressBytes;
         if (batchBranchPending_)
             resolveOutcomeOf(batch_.back(), c.pc);
         // Filled in place: a record built on the stack and copied in is read back in 16-byte
@@ -534,7 +580,7 @@ void TracerStreamDecoder::release() {
 void TracerStreamDecoder::finish() {
     if (!headerDone_)
         fail("the stream ended before its header");
-    if (buffer_.size() > consumed_)
+    if (buffer_.size() > consumed_ || inRecordsFrame_)
         fail("the stream ended inside a frame");
     spillPending();
     resolveAll();

@@ -92,9 +92,17 @@ private:
     void parseHeader();
     void parseFrame(std::uint32_t type, const unsigned char* payload, std::uint32_t size);
     void parseStatic(const unsigned char* p, std::uint32_t size);
-    void parseRecords(const unsigned char* p, std::uint32_t size);
-    /// The functional fast path: decodes records from index `k` of the RECORDS frame at `p` onto
-    /// the batch while the sink wants them compactly; returns the index of the next record.
+    /// Decodes the next records of the open RECORDS frame from the `size` bytes at `p`, up to
+    /// the last complete one (`frameEnds`: these are all the frame's bytes, so an incomplete
+    /// record is an error); returns the bytes used.
+    std::uint32_t parseRecords(const unsigned char* p, std::uint32_t size, bool frameEnds);
+    /// Whether the record at `offset` is all there (fails on an undefined id, and on a missing
+    /// part when `frameEnds`).
+    bool recordComplete(const unsigned char* p, std::uint32_t size, std::uint32_t offset,
+                        bool frameEnds);
+    /// The functional fast path: decodes records from index `k` of the `count` at `p` onto the
+    /// batch while the sink wants them compactly and they are complete; returns the index of
+    /// the next record.
     std::uint32_t batchRecords(const unsigned char* p, std::uint32_t size, std::uint32_t& offset,
                                std::uint32_t k, std::uint32_t count);
     /// Appends the accesses of a record whose slots are not kOrdered (the general slot order).
@@ -120,6 +128,9 @@ private:
     std::size_t consumed_ = 0;       ///< bytes of buffer_ already parsed
     std::uint64_t streamOffset_ = 0; ///< stream position of buffer_[0]
     bool headerDone_ = false;
+    bool inRecordsFrame_ = false;          ///< a RECORDS frame is being decoded
+    std::uint32_t recordsLeft_ = 0;        ///< its records still to decode
+    std::uint32_t recordsPayloadLeft_ = 0; ///< its bytes still to come or decode
     bool complete_ = false;
     std::string commandLine_;
     std::vector<StaticInstr> statics_;
