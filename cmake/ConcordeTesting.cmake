@@ -18,8 +18,11 @@ function(concorde_add_qtest)
   if(CONCORDE_SANITIZE)
     math(EXPR T_TIMEOUT "${T_TIMEOUT} * 4")
   endif()
+  # QtTest kills any single test function after QTEST_FUNCTION_TIMEOUT (300 s by default), which
+  # fired before CTest's limit in the sanitized CI run; one limit governs both.
+  math(EXPR T_FUNCTION_TIMEOUT_MS "${T_TIMEOUT} * 1000")
   set_tests_properties(${T_NAME} PROPERTIES
     TIMEOUT ${T_TIMEOUT}
     LABELS "${T_LABELS}"
-    ENVIRONMENT "QT_QPA_PLATFORM=offscreen;CONCORDE_PRESETS_DIR=${CMAKE_SOURCE_DIR}/resources/presets;CONCORDE_BIN_DIR=${CMAKE_BINARY_DIR}/bin")
+    ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=${T_FUNCTION_TIMEOUT_MS};QT_QPA_PLATFORM=offscreen;CONCORDE_PRESETS_DIR=${CMAKE_SOURCE_DIR}/resources/presets;CONCORDE_BIN_DIR=${CMAKE_BINARY_DIR}/bin")
 endfunction()
