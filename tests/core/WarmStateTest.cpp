@@ -18,6 +18,7 @@
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
 #include "trace/TraceReader.h"
+#include "trace/TracerProtocol.h"
 #include "trace/TracerStreamDecoder.h"
 #include "trace/synthetic/VectorSink.h"
 
@@ -393,6 +394,60 @@ private slots:
         }
         QVERIFY(!a[0].warmState.empty() && !a[3].warmState.empty());
         QVERIFY(fast.out.records() == general.out.records());
+    }
+
+    /// RECORDS frames are decoded as their bytes arrive: fed a few bytes at a time, the decoder
+    /// gives exactly what it gives fed the whole stream at once, and a stream that stops inside
+    /// a RECORDS frame, or whose frame holds fewer records than its count, is refused.
+    void streamDecodesTheSameInAnyChunksAndRefusesTruncation() {
+        const std::uint64_t W = 100, M = 400, longest = 20000;
+        const std::vector<unsigned char> bytes =
+            twoThreadToolStream(W, {longest, 0, 9000, 6000}, M);
+        struct Result {
+            synthetic::VectorSink out;
+            std::uint64_t written = 0;
+        };
+        const auto decode = [&](const std::vector<unsigned char>& stream, std::size_t chunk,
+                                Result& result) {
+            FunctionalWarmupSink warming(result.out, W, longest);
+            TracerStreamDecoder decoder(warming);
+            for (std::size_t at = 0; at < stream.size();) {
+                const std::size_t n = std::min(stream.size() - at, chunk + at % 3);
+                decoder.feed(stream.data() + at, n);
+                at += n;
+            }
+            decoder.finish();
+            result.written = decoder.recordsWritten();
+            return decoder.complete();
+        };
+        Result whole, tiny;
+        QVERIFY(decode(bytes, bytes.size(), whole));
+        QVERIFY(decode(bytes, 1, tiny));
+        QCOMPARE(tiny.written, whole.written);
+        QVERIFY(tiny.out.records() == whole.out.records());
+        QCOMPARE(tiny.out.regions().size(), whole.out.regions().size());
+        for (std::size_t r = 0; r < whole.out.regions().size(); ++r)
+            QVERIFY(tiny.out.regions()[r].warmState == whole.out.regions()[r].warmState);
+
+        // The first RECORDS frame after the header: cut inside it, and one record short.
+        std::size_t frame = ctp_get_u32(bytes.data() + 12);
+        while (ctp_get_u32(bytes.data() + frame) != CTP_FRAME_RECORDS)
+            frame += CTP_FRAME_HEADER_BYTES + ctp_get_u32(bytes.data() + frame + 4);
+        const std::uint32_t payload = ctp_get_u32(bytes.data() + frame + 4);
+        QVERIFY(payload > CTP_RECORDS_PREFIX + 8);
+        for (const std::size_t cut : {frame + CTP_FRAME_HEADER_BYTES + CTP_RECORDS_PREFIX + 5,
+                                      frame + CTP_FRAME_HEADER_BYTES + payload - 1}) {
+            const std::vector<unsigned char> truncated(bytes.begin(), bytes.begin() + cut);
+            Result result;
+            QVERIFY_THROWS_EXCEPTION(ConcordeError, decode(truncated, 4096, result));
+        }
+        std::vector<unsigned char> overcounted = bytes;
+        const std::size_t countAt = frame + CTP_FRAME_HEADER_BYTES + 8;
+        const std::uint32_t count = ctp_get_u32(overcounted.data() + countAt) + 1;
+        for (int b = 0; b < 4; ++b)
+            overcounted[countAt + b] = static_cast<unsigned char>(count >> (8 * b));
+        Result result;
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, decode(overcounted, 4096, result));
     }
 
     /// The byte form round-trips exactly (lines, loads and the TAGE state, which then predicts
