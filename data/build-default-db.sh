@@ -23,7 +23,7 @@
 #     EXTRA_PROGRAMS, default 30000), BALANCED_SAMPLES (balanced-core draws from PROGRAMS, default
 #     20000), MORE_SAMPLES (draws from MORE_PROGRAMS, a quarter balanced, default 30000),
 #     SAMPLES_2 / EXTRA_SAMPLES_2 / MORE_SAMPLES_2 (second draws from each set with other seeds,
-#     a quarter balanced; defaults 50000 / 35000 / 70000), EPOCHS (default 15),
+#     a quarter balanced; defaults 50000 / 35000 / 70000), EPOCHS (default 30),
 #     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
 #     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
@@ -52,7 +52,7 @@ BALANCED_SAMPLES=${BALANCED_SAMPLES:-20000}
 SAMPLES_2=${SAMPLES_2:-50000}
 EXTRA_SAMPLES_2=${EXTRA_SAMPLES_2:-35000}
 MORE_SAMPLES_2=${MORE_SAMPLES_2:-70000}
-EPOCHS=${EPOCHS:-15}
+EPOCHS=${EPOCHS:-30}
 VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-8}
 
 if [ -z "${CONCORDE:-}" ]; then
