@@ -40,7 +40,8 @@ void TracerStreamDecoder::fail(const std::string& problem) const {
 void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
     if (complete_ && size > 0)
         fail("data after the END frame");
-    // Drop parsed bytes before appending so the buffer stays about one frame long.
+    // Drop parsed bytes before appending so the buffer stays about one frame long (one read
+    // long inside a RECORDS frame).
     if (consumed_ > 0) {
         buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<long>(consumed_));
         streamOffset_ += consumed_;

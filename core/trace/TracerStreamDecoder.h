@@ -26,7 +26,9 @@ class RecordSink;
 /// Records the sink needs only functionally (RecordSink::functionalRecordsWanted(), a functional
 /// warm-up) take a fast path while nothing is held: they are decoded from a compact copy of
 /// the static descriptors into FunctionalRecords and handed over in batches, with the same
-/// outcomes, accesses and order as the TraceRecords the general path would give. Any other
+/// outcomes, accesses and order as the TraceRecords the general path would give; instructions
+/// that cannot change a warm state are counted as the previous record's followers
+/// (FunctionalRecord::followers) instead. Any other
 /// frame, or a record the sink wants in full, first hands over the batch.
 
 class TracerStreamDecoder {
