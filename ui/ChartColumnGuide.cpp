@@ -23,7 +23,12 @@ const QHash<QString, Guide>& guides() {
         {QStringLiteral("comparison"),
          {{"program", QObject::tr("program name, or \"geometric mean\" over every program")},
           {"cpi_a", QObject::tr("predicted CPI on A, the baseline")},
+          {"cpi_a_low",
+           QObject::tr("low end of the model's band around cpi_a (empty for the geometric mean)")},
+          {"cpi_a_high", QObject::tr("high end of the model's band around cpi_a")},
           {"cpi_b", QObject::tr("predicted CPI on B, the target")},
+          {"cpi_b_low", QObject::tr("low end of the model's band around cpi_b")},
+          {"cpi_b_high", QObject::tr("high end of the model's band around cpi_b")},
           {"speedup", QObject::tr("cpi_a / cpi_b: speed-up of B over A (above 1: B is faster)")}}},
         {QStringLiteral("cdf"),
          {{"resource", QObject::tr("the bounding resource, or \"minimum\" for the minimum of "

@@ -39,12 +39,14 @@ void ComparisonView::setComparison(const PredictionPtr& prediction, const QStrin
         const ExplorerPrediction& p = *prediction;
         QVector<Row> programs;
         for (std::size_t i = 0; i < p.programs.size(); ++i)
-            programs.push_back(
-                {QString::fromStdString(p.programs[i]), p.baselineCpi[i], p.targetCpi[i]});
+            programs.push_back({QString::fromStdString(p.programs[i]), p.baselineCpi[i],
+                                p.targetCpi[i], p.baselineCpiLow[i], p.baselineCpiHigh[i],
+                                p.targetCpiLow[i], p.targetCpiHigh[i]});
         std::stable_sort(programs.begin(), programs.end(),
                          [](const Row& a, const Row& b) { return a.speedup() > b.speedup(); });
-        rows_.push_back({QString(), ParameterSweep::geometricMean(p.baselineCpi),
-                         ParameterSweep::geometricMean(p.targetCpi)});
+        const double meanA = ParameterSweep::geometricMean(p.baselineCpi);
+        const double meanB = ParameterSweep::geometricMean(p.targetCpi);
+        rows_.push_back({QString(), meanA, meanB, meanA, meanA, meanB, meanB});
         rows_ += programs;
     }
     setTitle(tr("B = %1 against A = %2: speed-up of B per program").arg(nameB_, nameA_));
@@ -133,21 +135,36 @@ QString ComparisonView::hoverTextAt(const QPointF& pos) {
     if (i < 0)
         return {};
     const Row& row = rows_[i];
+    // A program's CPIs come with the model's band; the geometric mean has none.
+    const auto cpi = [&](double value, double low, double high) {
+        QString text = QString::number(value, 'f', 3);
+        if (!row.program.isEmpty() && high > low)
+            text += tr(" (band %1–%2)")
+                        .arg(QString::number(low, 'f', 3), QString::number(high, 'f', 3));
+        return text;
+    };
     return tr("%1\nA = %2: CPI %3\nB = %4: CPI %5\nspeed-up of B: %6× (%7)")
         .arg(row.program.isEmpty() ? tr("geometric mean over programs") : row.program, nameA_,
-             QString::number(row.cpiA, 'f', 3), nameB_, QString::number(row.cpiB, 'f', 3),
+             cpi(row.cpiA, row.lowA, row.highA), nameB_, cpi(row.cpiB, row.lowB, row.highB),
              QString::number(row.speedup(), 'f', 3), speedupText(row.speedup()));
 }
 
 ChartTable ComparisonView::dataTable() const {
     ChartTable table;
-    table.header = {QStringLiteral("program"), QStringLiteral("cpi_a"), QStringLiteral("cpi_b"),
-                    QStringLiteral("speedup")};
-    for (const Row& row : rows_)
-        table.rows.push_back(
-            {row.program.isEmpty() ? QStringLiteral("geometric mean") : row.program,
-             ChartTable::number(row.cpiA), ChartTable::number(row.cpiB),
-             ChartTable::number(row.speedup())});
+    table.header = {QStringLiteral("program"),    QStringLiteral("cpi_a"),
+                    QStringLiteral("cpi_a_low"),  QStringLiteral("cpi_a_high"),
+                    QStringLiteral("cpi_b"),      QStringLiteral("cpi_b_low"),
+                    QStringLiteral("cpi_b_high"), QStringLiteral("speedup")};
+    for (const Row& row : rows_) {
+        const bool mean = row.program.isEmpty();
+        const auto band = [&](double value) {
+            return mean ? QString() : ChartTable::number(value);
+        };
+        table.rows.push_back({mean ? QStringLiteral("geometric mean") : row.program,
+                              ChartTable::number(row.cpiA), band(row.lowA), band(row.highA),
+                              ChartTable::number(row.cpiB), band(row.lowB), band(row.highB),
+                              ChartTable::number(row.speedup())});
+    }
     return table;
 }
 

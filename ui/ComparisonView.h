@@ -25,6 +25,9 @@ public:
         QString program; ///< empty for the geometric-mean row
         double cpiA = 0; ///< baseline
         double cpiB = 0; ///< target
+        /// The model's band around each (equal to the CPI for a single model; the geometric
+        /// mean's row has none and keeps the CPIs).
+        double lowA = 0, highA = 0, lowB = 0, highB = 0;
         /// B's speed-up over A: cpiA / cpiB (1.25: B runs the program 25 % faster).
         double speedup() const { return cpiA / cpiB; }
     };
@@ -37,7 +40,8 @@ public:
     /// speed-up, largest first.
     const QVector<Row>& rows() const { return rows_; }
 
-    /// "program,cpi_a,cpi_b,speedup", the mean's program cell being "geometric mean".
+    /// "program,cpi_a,cpi_a_low,cpi_a_high,cpi_b,cpi_b_low,cpi_b_high,speedup", the mean's
+    /// program cell being "geometric mean" (its band cells empty).
     ChartTable dataTable() const override;
     bool hasData() const override { return !rows_.isEmpty(); }
     QString hoverTextAt(const QPointF& pos) override;

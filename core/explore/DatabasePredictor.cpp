@@ -115,6 +115,11 @@ CpiBand DatabasePredictor::regionBand(std::size_t region, const CoreConfig& conf
     return predictors_.at(region)->predictBand(config);
 }
 
+void DatabasePredictor::regionBands(std::size_t region, std::span<const CoreConfig> configs,
+                                    std::span<CpiBand> out) const {
+    predictors_.at(region)->predictBands(configs, out);
+}
+
 CpiBand DatabasePredictor::programBand(const std::string& program, const CoreConfig& config) const {
     std::vector<CpiBand> bands;
     for (const std::size_t r : regionsOf(program))

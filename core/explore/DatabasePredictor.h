@@ -76,6 +76,9 @@ public:
     /// Region `region`'s mean CPI and band (an ensemble model's; a single model's band is its
     /// CPI).
     CpiBand regionBand(std::size_t region, const CoreConfig& config) const;
+    /// Batched region bands, one per configuration (their `cpi` equals regionCpi()'s).
+    void regionBands(std::size_t region, std::span<const CoreConfig> configs,
+                     std::span<CpiBand> out) const;
     /// The program's mean CPI and band: instruction-weighted means of its regions' CPIs and
     /// band ends.
     CpiBand programBand(const std::string& program, const CoreConfig& config) const;

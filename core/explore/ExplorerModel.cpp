@@ -102,17 +102,33 @@ std::size_t ExplorerModel::regionCount(const std::string& program) const {
     return predictor_->regionsOf(program).size();
 }
 
-void ExplorerModel::evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out,
-                                    std::span<const std::size_t> only) const {
+template <typename Value, typename RegionValues>
+void ExplorerModel::evaluateEachRegion(std::span<const CoreConfig> configs, std::vector<Value>& out,
+                                       std::span<const std::size_t> only,
+                                       RegionValues regionValues) const {
     const std::size_t regions = only.empty() ? predictor_->regions().size() : only.size();
     const std::size_t n = configs.size();
-    out.assign(regions * n, 0.0);
+    out.assign(regions * n, Value{});
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, regions, kRegionGrain),
                       [&](const tbb::blocked_range<std::size_t>& range) {
                           for (std::size_t k = range.begin(); k != range.end(); ++k)
-                              predictor_->regionCpi(only.empty() ? k : only[k], configs,
-                                                    std::span<double>(out).subspan(k * n, n));
+                              regionValues(only.empty() ? k : only[k], configs,
+                                           std::span<Value>(out).subspan(k * n, n));
                       });
+}
+
+void ExplorerModel::evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out,
+                                    std::span<const std::size_t> only) const {
+    evaluateEachRegion(configs, out, only, [this](std::size_t r, auto c, std::span<double> o) {
+        predictor_->regionCpi(r, c, o);
+    });
+}
+
+void ExplorerModel::evaluateRegions(std::span<const CoreConfig> configs, std::vector<CpiBand>& out,
+                                    std::span<const std::size_t> only) const {
+    evaluateEachRegion(configs, out, only, [this](std::size_t r, auto c, std::span<CpiBand> o) {
+        predictor_->regionBands(r, c, o);
+    });
 }
 
 std::vector<CoreConfig> ExplorerModel::snapAll(std::span<const CoreConfig> configs) const {
@@ -214,54 +230,59 @@ ExplorerPrediction ExplorerModel::predict(const CoreConfig& target, const CoreCo
     // region; otherwise both go through each region in one batch.
     const auto& regions = predictor_->regions();
     const std::size_t count = regions.size();
-    std::vector<double> targetCpi;
-    std::shared_ptr<const std::vector<double>> baselineCpi;
-    if (previous && previous->baselineRegionCpi && previous->baselineOnGrid == p.baselineOnGrid &&
-        previous->baselineRegionCpi->size() == count)
-        baselineCpi = previous->baselineRegionCpi;
-    if (baselineCpi || p.targetOnGrid == p.baselineOnGrid) {
-        evaluateRegions(std::span<const CoreConfig>(&p.targetOnGrid, 1), targetCpi);
-        if (!baselineCpi)
-            baselineCpi = std::make_shared<const std::vector<double>>(targetCpi);
+    std::vector<CpiBand> targetBands;
+    std::shared_ptr<const std::vector<CpiBand>> base;
+    if (previous && previous->baselineRegionBands && previous->baselineOnGrid == p.baselineOnGrid &&
+        previous->baselineRegionBands->size() == count)
+        base = previous->baselineRegionBands;
+    if (base || p.targetOnGrid == p.baselineOnGrid) {
+        evaluateRegions(std::span<const CoreConfig>(&p.targetOnGrid, 1), targetBands);
+        if (!base)
+            base = std::make_shared<const std::vector<CpiBand>>(targetBands);
     } else {
         const CoreConfig configs[2] = {p.targetOnGrid, p.baselineOnGrid};
-        std::vector<double> both;
+        std::vector<CpiBand> both;
         evaluateRegions(configs, both);
-        targetCpi.resize(count);
-        auto base = std::make_shared<std::vector<double>>(count);
+        targetBands.resize(count);
+        auto fresh = std::make_shared<std::vector<CpiBand>>(count);
         for (std::size_t r = 0; r < count; ++r) {
-            targetCpi[r] = both[2 * r];
-            (*base)[r] = both[2 * r + 1];
+            targetBands[r] = both[2 * r];
+            (*fresh)[r] = both[2 * r + 1];
         }
-        baselineCpi = std::move(base);
+        base = std::move(fresh);
     }
-    p.baselineRegionCpi = baselineCpi;
+    p.baselineRegionBands = base;
 
-    p.targetCpi.assign(p.programs.size(), 0.0);
-    p.baselineCpi.assign(p.programs.size(), 0.0);
-    for (std::size_t i = 0; i < p.programs.size(); ++i) {
+    const std::size_t programCount = p.programs.size();
+    for (auto* v : {&p.targetCpi, &p.baselineCpi, &p.targetCpiLow, &p.targetCpiHigh,
+                    &p.baselineCpiLow, &p.baselineCpiHigh})
+        v->assign(programCount, 0.0);
+    for (std::size_t i = 0; i < programCount; ++i) {
         const auto& members = predictor_->regionsOf(p.programs[i]);
         double total = 0;
         for (const std::size_t r : members) {
             const auto weight = static_cast<double>(regions[r].length);
             total += weight;
-            p.targetCpi[i] += weight * targetCpi[r];
-            p.baselineCpi[i] += weight * (*baselineCpi)[r];
+            p.targetCpi[i] += weight * targetBands[r].cpi;
+            p.baselineCpi[i] += weight * (*base)[r].cpi;
+            p.targetCpiLow[i] += weight * targetBands[r].low;
+            p.targetCpiHigh[i] += weight * targetBands[r].high;
+            p.baselineCpiLow[i] += weight * (*base)[r].low;
+            p.baselineCpiHigh[i] += weight * (*base)[r].high;
         }
-        p.targetCpi[i] /= total;
-        p.baselineCpi[i] /= total;
+        for (auto* v : {&p.targetCpi, &p.baselineCpi, &p.targetCpiLow, &p.targetCpiHigh,
+                        &p.baselineCpiLow, &p.baselineCpiHigh})
+            (*v)[i] /= total;
         if (p.programs[i] == program) {
             p.program = program;
             p.programIndex = i;
             for (const std::size_t r : members)
                 p.regions.push_back({regions[r].regionIndex, regions[r].length, phases_[r],
-                                     targetCpi[r], (*baselineCpi)[r]});
+                                     targetBands[r].cpi, (*base)[r].cpi});
             std::sort(p.regions.begin(), p.regions.end(),
                       [](const auto& a, const auto& b) { return a.index < b.index; });
-            // The band costs one more pass over this program's regions only.
-            const CpiBand band = predictor_->programBand(program, p.targetOnGrid);
-            p.selectedCpiLow = band.low;
-            p.selectedCpiHigh = band.high;
+            p.selectedCpiLow = p.targetCpiLow[i];
+            p.selectedCpiHigh = p.targetCpiHigh[i];
             p.banded = model().band.calibrated();
             p.selectedOodScore = oodScores_[i];
         }

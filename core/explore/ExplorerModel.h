@@ -112,6 +112,13 @@ private:
     /// empty) at configs[c], n = configs.size(); the regions in parallel.
     void evaluateRegions(std::span<const CoreConfig> configs, std::vector<double>& out,
                          std::span<const std::size_t> only = {}) const;
+    /// The same with every region's band (one pass: the band comes with the members' CPIs).
+    void evaluateRegions(std::span<const CoreConfig> configs, std::vector<CpiBand>& out,
+                         std::span<const std::size_t> only = {}) const;
+    /// Both: runs `regionCpis(r, configs, out)` on every region in parallel.
+    template <typename Value, typename RegionValues>
+    void evaluateEachRegion(std::span<const CoreConfig> configs, std::vector<Value>& out,
+                            std::span<const std::size_t> only, RegionValues regionValues) const;
     std::vector<CoreConfig> snapAll(std::span<const CoreConfig> configs) const;
 
     std::filesystem::path path_;

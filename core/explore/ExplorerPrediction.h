@@ -1,6 +1,7 @@
 #pragma once
 
 #include "explore/ConfigChecker.h"
+#include "ml/BandCalibration.h"
 #include "ml/ModelAccuracy.h"
 #include "params/CoreConfig.h"
 
@@ -37,6 +38,11 @@ struct ExplorerPrediction {
     std::vector<std::string> programs; ///< database order
     std::vector<double> targetCpi;     ///< per program, programs' order
     std::vector<double> baselineCpi;   ///< per program
+    /// Per program, the ends of the model's band at the target and at the baseline
+    /// (instruction-weighted means of the regions' band ends, as DatabasePredictor::programBand;
+    /// equal to the CPI for a single model).
+    std::vector<double> targetCpiLow, targetCpiHigh;
+    std::vector<double> baselineCpiLow, baselineCpiHigh;
 
     std::string program;             ///< the selected program ("" when none)
     std::size_t programIndex = npos; ///< its index in programs
@@ -65,10 +71,10 @@ struct ExplorerPrediction {
     ModelAccuracy accuracy;
     std::string modelName;
     std::uint64_t sequence = 0; ///< request number, increasing (set by the caller)
-    /// Every region's baseline CPI, in ExplorerModel::predictor().regions() order, shared
-    /// between snapshots: the next prediction with the same baseline reuses it, so dragging a
-    /// target slider evaluates the target only.
-    std::shared_ptr<const std::vector<double>> baselineRegionCpi;
+    /// Every region's baseline CPI and band, in ExplorerModel::predictor().regions() order,
+    /// shared between snapshots: the next prediction with the same baseline reuses it, so
+    /// dragging a target slider evaluates the target only.
+    std::shared_ptr<const std::vector<CpiBand>> baselineRegionBands;
 
     bool hasProgram() const { return programIndex != npos; }
     /// The selected program's CPI and baseline CPI (NaN without a selection).

@@ -134,14 +134,26 @@ private slots:
         }
         QCOMPARE(p.modelName, std::string("tiny"));
         QVERIFY(p.accuracy.unseenRegions.has_value());
+        // Every program carries predict's band (issue 17, item 6) at the target and the baseline.
+        for (std::size_t i = 0; i < p.programs.size(); ++i) {
+            const CpiBand t = model->predictor().programBand(p.programs[i], p.targetOnGrid);
+            const CpiBand b = model->predictor().programBand(p.programs[i], p.baselineOnGrid);
+            QVERIFY(close(p.targetCpiLow[i], t.low, 1e-9) &&
+                    close(p.targetCpiHigh[i], t.high, 1e-9));
+            QVERIFY(close(p.baselineCpiLow[i], b.low, 1e-9) &&
+                    close(p.baselineCpiHigh[i], b.high, 1e-9));
+            QVERIFY(p.targetCpiLow[i] <= p.targetCpi[i] && p.targetCpi[i] <= p.targetCpiHigh[i]);
+        }
+        QCOMPARE(p.selectedCpiLow, p.targetCpiLow[1]);
 
         // A later prediction with the same baseline reuses its CPIs and predicts the same.
         CoreConfig moved = target;
         moved.set(ParamId::Rob, target.rob() == 64 ? 128 : 64);
         const ExplorerPrediction reused = model->predict(moved, baseline, "beta", &p);
-        QCOMPARE(reused.baselineRegionCpi.get(), p.baselineRegionCpi.get()); // shared, not copied
+        QCOMPARE(reused.baselineRegionBands.get(),
+                 p.baselineRegionBands.get()); // shared, not copied
         const ExplorerPrediction fresh = model->predict(moved, baseline, "beta");
-        QVERIFY(fresh.baselineRegionCpi != p.baselineRegionCpi);
+        QVERIFY(fresh.baselineRegionBands != p.baselineRegionBands);
         for (std::size_t i = 0; i < 2; ++i) {
             QVERIFY(close(reused.targetCpi[i], fresh.targetCpi[i], 1e-12));
             QVERIFY(close(reused.baselineCpi[i], fresh.baselineCpi[i], 1e-6));
@@ -150,7 +162,7 @@ private slots:
             QVERIFY(close(reused.regions[i].baselineCpi, fresh.regions[i].baselineCpi, 1e-6));
         // A different baseline is evaluated afresh.
         const ExplorerPrediction rebased = model->predict(moved, moved, "beta", &p);
-        QVERIFY(rebased.baselineRegionCpi != p.baselineRegionCpi);
+        QVERIFY(rebased.baselineRegionBands != p.baselineRegionBands);
         QVERIFY(rebased.targetCpi == rebased.baselineCpi);
 
         // Same target and baseline: one evaluation, identical numbers.
@@ -191,7 +203,8 @@ private slots:
         QCOMPARE(band.high, p.selectedCpiHigh);
         QVERIFY(p.selectedOodScore > 1);
         // The sweep carries the selected program's band at every grid value.
-        const ParameterSweep sweep = ParameterSweep::compute(explorer, target, ParamId::Rob, "beta");
+        const ParameterSweep sweep =
+            ParameterSweep::compute(explorer, target, ParamId::Rob, "beta");
         QCOMPARE(sweep.bandProgram, std::string("beta"));
         QCOMPARE(sweep.bandLow.size(), sweep.values.size());
         for (std::size_t v = 0; v < sweep.values.size(); ++v) {

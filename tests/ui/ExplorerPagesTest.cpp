@@ -456,6 +456,21 @@ private slots:
         for (const ComparisonView::Row& row : view->rows())
             if (!row.program.isEmpty())
                 QVERIFY2(labels.contains(row.program), qPrintable(row.program));
+        // The shipped ensemble's band comes with every program's CPI at A and at B, and the
+        // hover text shows it (issue 17, item 6).
+        int banded = 0;
+        for (const ComparisonView::Row& row : view->rows()) {
+            if (row.program.isEmpty())
+                continue;
+            QVERIFY(row.lowA <= row.cpiA && row.cpiA <= row.highA);
+            QVERIFY(row.lowB <= row.cpiB && row.cpiB <= row.highB);
+            banded += row.lowB < row.cpiB && row.cpiB < row.highB ? 1 : 0;
+        }
+        QCOMPARE(banded, rows - 1);
+        const ChartTable table = view->dataTable();
+        QCOMPARE(table.header.size(), 8);
+        QVERIFY(table.rows.at(0).at(2).isEmpty());  // the geometric mean has no band
+        QVERIFY(!table.rows.at(1).at(2).isEmpty()); // a program has one
     }
 
     // The Validation tab: a database without labels says how to add some; with labels, every

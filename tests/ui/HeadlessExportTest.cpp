@@ -150,7 +150,8 @@ private slots:
         r = request(file(QStringLiteral("compare.csv")));
         r.view = QStringLiteral("compare");
         QCOMPARE(run(r), 0);
-        QVERIFY(textOf(r.output).startsWith(QStringLiteral("program,cpi_a,cpi_b,speedup")));
+        QVERIFY(textOf(r.output).startsWith(QStringLiteral(
+            "program,cpi_a,cpi_a_low,cpi_a_high,cpi_b,cpi_b_low,cpi_b_high,speedup")));
     }
 
     // Issue 18, item 8: the sweep's data equal `concorde predict` of the same configuration at
