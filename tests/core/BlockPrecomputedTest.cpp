@@ -53,6 +53,15 @@ Eigen::VectorXf fullVector(const FeatureLayout& layout, const CoreConfig& config
     return x;
 }
 
+/// A normaliser fitted on 64 synthetic vectors at random grid configurations.
+FeatureNormalizer normalizerOn(const FeatureLayout& layout, const ParameterGrid& grid,
+                               std::mt19937_64& rng) {
+    Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
+    for (int s = 0; s < 64; ++s)
+        sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
+    return FeatureNormalizer::fit(sample);
+}
+
 CpiModel modelOf(const FeatureLayout& layout, const FeatureNormalizer& normalizer,
                  std::vector<Mlp> members) {
     CpiModel model;
@@ -73,10 +82,7 @@ private slots:
         const ParameterGrid grid = smallGrid();
         std::mt19937_64 rng(3);
         // A normaliser fitted on real-looking (synthetic) vectors, and a random network.
-        Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
-        for (int s = 0; s < 64; ++s)
-            sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
-        const FeatureNormalizer normalizer = FeatureNormalizer::fit(sample);
+        const FeatureNormalizer normalizer = normalizerOn(layout, grid, rng);
         const Mlp model({static_cast<int>(layout.width()), 48, 24, 1}, 9);
         const BlockPrecomputedMlp fast(modelOf(layout, normalizer, {model}), grid,
                                        syntheticFeatures);
@@ -119,10 +125,10 @@ private slots:
             QVERIFY2(QString(e.what()).contains("rob"), e.what());
         }
         const Mlp wrongWidth({10, 4, 1}, 1);
-        QVERIFY_THROWS_EXCEPTION(ConcordeError,
-                                 BlockPrecomputedMlp(modelOf(layout, FeatureNormalizer::fit(sample),
-                                                             {wrongWidth}),
-                                                     grid, syntheticFeatures));
+        QVERIFY_THROWS_EXCEPTION(
+            ConcordeError,
+            BlockPrecomputedMlp(modelOf(layout, FeatureNormalizer::fit(sample), {wrongWidth}), grid,
+                                syntheticFeatures));
     }
 
     // An anchored ensemble: the stacked first layers, the folded anchor maxima and the band
@@ -132,10 +138,7 @@ private slots:
         const FeatureLayout layout = FeatureLayout::standard(4);
         const ParameterGrid grid = smallGrid();
         std::mt19937_64 rng(5);
-        Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
-        for (int s = 0; s < 64; ++s)
-            sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
-        CpiModel model = modelOf(layout, FeatureNormalizer::fit(sample),
+        CpiModel model = modelOf(layout, normalizerOn(layout, grid, rng),
                                  {Mlp({static_cast<int>(layout.width()), 32, 16, 1}, 1),
                                   Mlp({static_cast<int>(layout.width()), 32, 16, 1}, 2),
                                   Mlp({static_cast<int>(layout.width()), 32, 16, 1}, 3)});
@@ -194,9 +197,8 @@ private slots:
         x << 1.0f, 3.0f, 0.5f, 0.2f, 2.0f, 4.0f, //
             9.0f, 1.0f, 8.0f, 7.0f, 9.5f, 0.5f,  //
             5.0f, 6.0f, 1.0f, 2.0f, 3.0f, 4.0f;
-        const std::vector<InputConstraint> constraints{InputConstraint::NonIncreasing,
-                                                       InputConstraint::NonDecreasing,
-                                                       InputConstraint::Free};
+        const std::vector<InputConstraint> constraints{
+            InputConstraint::NonIncreasing, InputConstraint::NonDecreasing, InputConstraint::Free};
         MonotoneEnvelope::apply({ParamId::Rob, ParamId::BpMissPct}, grid, constraints, x);
         // The smallest core is rob 32 with bp_miss_pct 5 (column 1); the biggest rob 128, 0 %.
         // Row 0: max over every combination no bigger in rob and no lower in bp_miss_pct.
@@ -213,8 +215,8 @@ private slots:
         const Eigen::MatrixXf before = monotone;
         MonotoneEnvelope::apply({ParamId::Rob, ParamId::BpMissPct}, grid, constraints, monotone);
         QVERIFY(monotone == before);
-        QVERIFY_THROWS_EXCEPTION(ConcordeError, MonotoneEnvelope::apply({ParamId::Rob}, grid,
-                                                                        constraints, monotone));
+        QVERIFY_THROWS_EXCEPTION(
+            ConcordeError, MonotoneEnvelope::apply({ParamId::Rob}, grid, constraints, monotone));
     }
 
     // A monotone network fed features that move every which way (the synthetic source is a hash)
@@ -224,10 +226,7 @@ private slots:
         const FeatureLayout layout = FeatureLayout::standard(4);
         const ParameterGrid grid = smallGrid();
         std::mt19937_64 rng(7);
-        Eigen::MatrixXf sample(static_cast<Eigen::Index>(layout.width()), 64);
-        for (int s = 0; s < 64; ++s)
-            sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
-        const FeatureNormalizer normalizer = FeatureNormalizer::fit(sample);
+        const FeatureNormalizer normalizer = normalizerOn(layout, grid, rng);
         std::vector<Mlp> members;
         for (std::uint64_t seed : {11u, 12u}) {
             Mlp member({static_cast<int>(layout.width()), 32, 16, 1}, seed);
@@ -239,8 +238,9 @@ private slots:
         const BlockPrecomputedMlp fast(model, grid, syntheticFeatures);
         const auto rawCpi = [&](const CoreConfig& config) {
             const Eigen::VectorXf raw = fullVector(layout, config);
-            return model.predictBand(
-                           std::span<const float>(raw.data(), static_cast<std::size_t>(raw.size())))
+            return model
+                .predictBand(
+                    std::span<const float>(raw.data(), static_cast<std::size_t>(raw.size())))
                 .cpi;
         };
         std::size_t steps = 0, rawRises = 0;
@@ -270,8 +270,8 @@ private slots:
                 }
             }
         }
-        qInfo("%zu steps toward a bigger core: largest rise %.3g; %zu rises on raw features",
-              steps, worst, rawRises);
+        qInfo("%zu steps toward a bigger core: largest rise %.3g; %zu rises on raw features", steps,
+              worst, rawRises);
         QVERIFY(steps > 500);
         QVERIFY2(worst <= 1e-6, qPrintable(QString::number(worst)));
         QVERIFY2(rawRises > steps / 20, "the synthetic features should break a bare network");
