@@ -1,6 +1,7 @@
 #include "DatasetCommand.h"
 
 #include "CommonOptions.h"
+#include "ConfigOptions.h"
 #include "JobRunner.h"
 #include "common/ConcordeError.h"
 #include "pipeline/DatasetBuilder.h"
@@ -18,7 +19,9 @@ std::string DatasetCommand::description() const {
            "feature database (--db): a region with probability proportional to its length, every\n"
            "parameter independently from the grid. For each it stores the feature vector for\n"
            "exactly that configuration, the reference simulator's CPI (the label) and the\n"
-           "min-of-bounds CPI (the no-ML baseline). From traces, each region's series are\n"
+           "min-of-bounds CPI (the no-ML baseline). --balanced and --near-presets make a\n"
+           "fraction of the draws balanced cores or presets with one to three sliders moved.\n"
+           "From traces, each region's series are\n"
            "computed as build-db would (seconds per region); from a feature database they are\n"
            "read, with the trace records stored in it.\n\n"
            "Splits: samples of --hold-out programs are 'held_out' and never trained on; regions\n"
@@ -68,6 +71,12 @@ void DatasetCommand::declare(CLI::App& app) {
         ->type_name("F")
         ->check(realNumber(0.0, 1.0))
         ->capture_default_str();
+    app.add_option("--near-presets", options_.nearAnchorFraction,
+                   "fraction of draws that start at a preset (big, n1-like, little, your own) and "
+                   "move one to three of its parameters to random grid values")
+        ->type_name("F")
+        ->check(realNumber(0.0, 1.0))
+        ->capture_default_str();
     app.add_option("--labels-from", labelsFrom_,
                    "an earlier dataset with the same seed and inputs: its labels are reused for "
                    "the same draws (only features are recomputed, e.g. after a feature layout "
@@ -86,6 +95,13 @@ int DatasetCommand::run(std::ostream& out, std::ostream& err) {
             options_.holdOut.push_back(program);
     if (labelsFrom_)
         options_.labelsFrom = *labelsFrom_;
+    if (options_.balancedFraction + options_.nearAnchorFraction > 1.0)
+        throw usageError("--balanced and --near-presets add up to more than 1");
+    if (options_.nearAnchorFraction > 0) {
+        const PresetLibrary library = ConfigOptions::loadPresets();
+        for (const Preset& preset : library.presets())
+            options_.anchors.emplace_back(preset.name, preset.config);
+    }
 
     JobRunner runner(err, "dataset");
     const DatasetBuilder::Summary summary = runner.run([&](const JobControl& job) {

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -43,6 +44,20 @@ struct RegionInput {
         series;
 };
 
+/// Records the kinds of draws in the file's sources, each absent when unused (as in files drawn
+/// before the option), so that resuming with other fractions or anchors is refused.
+void addDrawKinds(nlohmann::json& sources, const DatasetBuilder::Options& options) {
+    if (options.balancedFraction > 0)
+        sources["balanced"] = options.balancedFraction;
+    if (options.nearAnchorFraction > 0) {
+        sources["near_anchors"] = options.nearAnchorFraction;
+        nlohmann::json anchors = nlohmann::json::object();
+        for (const auto& [name, config] : options.anchors)
+            anchors[name] = config.toAssignments();
+        sources["anchors"] = anchors;
+    }
+}
+
 /// The samples of one region still to draw.
 struct RegionWork {
     const RegionInput* region = nullptr;
@@ -57,6 +72,10 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
     std::sort(options.holdOut.begin(), options.holdOut.end());
     options.holdOut.erase(std::unique(options.holdOut.begin(), options.holdOut.end()),
                           options.holdOut.end());
+    if (options.balancedFraction + options.nearAnchorFraction > 1.0 + 1e-12)
+        throw usageError("dataset: balanced and near-anchor fractions add up to more than 1");
+    if (options.nearAnchorFraction > 0 && options.anchors.empty())
+        throw usageError("dataset: near-anchor draws need at least one anchor configuration");
     if (options.samples == 0)
         throw usageError("dataset: --samples must be at least 1");
     if (regions.empty())
@@ -116,12 +135,17 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
         const RegionInput& region = regions[r];
         auto& w = work[r];
         w.region = &region;
-        const bool balanced =
-            SplitMix64::unit(SplitMix64::hash(options.seed, i, 0xba1a)) < options.balancedFraction;
-        w.draws.emplace_back(id, balanced ? DatasetBuilder::balancedConfig(grid, options.seed, i)
-                                          : RegionLabeler::randomConfig(grid, options.seed,
-                                                                        region.program,
-                                                                        region.regionIndex, i));
+        // One uniform number picks the kind of draw, so that a file drawn without near-anchor
+        // draws keeps every draw it had (balanced draws come first, as before the option).
+        const double kind = SplitMix64::unit(SplitMix64::hash(options.seed, i, 0xba1a));
+        if (kind < options.balancedFraction)
+            w.draws.emplace_back(id, DatasetBuilder::balancedConfig(grid, options.seed, i));
+        else if (kind < options.balancedFraction + options.nearAnchorFraction)
+            w.draws.emplace_back(
+                id, DatasetBuilder::nearAnchorConfig(grid, options.anchors, options.seed, i));
+        else
+            w.draws.emplace_back(id, RegionLabeler::randomConfig(grid, options.seed, region.program,
+                                                                 region.regionIndex, i));
     }
     summary.regions = work.size();
     std::vector<RegionWork*> todo;
@@ -236,6 +260,40 @@ CoreConfig DatasetBuilder::balancedConfig(const BoundsGrid& grid, std::uint64_t 
     return config;
 }
 
+CoreConfig
+DatasetBuilder::nearAnchorConfig(const BoundsGrid& grid,
+                                 std::span<const std::pair<std::string, CoreConfig>> anchors,
+                                 std::uint64_t seed, std::uint64_t draw) {
+    if (anchors.empty())
+        throw usageError("dataset: near-anchor draws need at least one anchor configuration");
+    SplitMix64 random(SplitMix64::hash(seed, draw, 0x9ea7));
+    const CoreConfig& anchor = anchors[random.below(anchors.size())].second;
+    const auto& specs = ParameterSpace::all();
+    CoreConfig config;
+    for (const auto& spec : specs) {
+        // Presets need not lie on the grid (the explorer snaps them the same way).
+        const auto& values = grid[index(spec.id)];
+        const double wanted = anchor.value(spec.id);
+        double best = values.front();
+        for (const double value : values)
+            if (std::abs(value - wanted) < std::abs(best - wanted))
+                best = value;
+        config.set(spec.id, best);
+    }
+    // One to three distinct parameters move: a slider step, or two or three at once.
+    const std::size_t moves = 1 + random.below(3);
+    std::vector<std::size_t> order(specs.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        order[k] = k;
+    for (std::size_t k = 0; k < moves; ++k) {
+        std::swap(order[k], order[k + random.below(order.size() - k)]);
+        const auto& spec = specs[order[k]];
+        const auto& values = grid[index(spec.id)];
+        config.set(spec.id, values[random.below(values.size())]);
+    }
+    return config;
+}
+
 std::string DatasetBuilder::splitOf(const std::string& program, std::uint32_t regionIndex,
                                     const std::vector<std::string>& holdOut) {
     if (std::find(holdOut.begin(), holdOut.end(), program) != holdOut.end())
@@ -282,8 +340,7 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
     }
     nlohmann::json sources = {{"database", std::filesystem::absolute(database).lexically_normal()},
                               {"window", settings.windowSize}};
-    if (options.balancedFraction > 0) // absent when 0, as in files drawn before the option
-        sources["balanced"] = options.balancedFraction;
+    addDrawKinds(sources, options);
     if (!options.shard.all()) // absent without a shard: the one-machine file's sources
         sources["shard"] = options.shard.toString();
     return run(regions, settings.grid, sources.dump(), output, options, job);
@@ -333,8 +390,7 @@ DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesy
         }
     }
     nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
-    if (options.balancedFraction > 0)
-        sources["balanced"] = options.balancedFraction;
+    addDrawKinds(sources, options);
     if (!options.shard.all())
         sources["shard"] = options.shard.toString();
     return run(regions, grid, sources.dump(), output, options, job);

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace concorde {
@@ -49,6 +51,15 @@ public:
         /// parameters. Independent draws rarely make every resource large or small at once, so a
         /// model trained on them alone extrapolates at presets like `big`.
         double balancedFraction = 0;
+        /// Fraction of draws that start at one of `anchors` (a preset) and move one to three of
+        /// its parameters to random grid values (nearAnchorConfig). What a user does in the
+        /// explorer is exactly that: start at a preset and move sliders; independent draws
+        /// almost never land near a realistic core, so the model is least trained where it is
+        /// used most. Draws that are neither balanced nor near an anchor are independent.
+        double nearAnchorFraction = 0;
+        /// The anchor configurations (the CLI passes the presets), with their names for the
+        /// file's sources. Needed when nearAnchorFraction > 0.
+        std::vector<std::pair<std::string, CoreConfig>> anchors;
         /// Only the draws on regions whose input position % N == I (the default: every draw).
         Shard shard;
     };
@@ -82,6 +93,12 @@ public:
     /// position of its grid (miss rate mirrored), choices uniform. A pure function of the draw.
     static CoreConfig balancedConfig(const BoundsGrid& grid, std::uint64_t seed,
                                      std::uint64_t draw);
+    /// A draw near an anchor: anchor (draw % anchors) snapped to the grid's nearest values,
+    /// then one to three distinct parameters (uniform) set to uniform grid values. A pure
+    /// function of the seed, the draw and the anchors.
+    static CoreConfig nearAnchorConfig(const BoundsGrid& grid,
+                                       std::span<const std::pair<std::string, CoreConfig>> anchors,
+                                       std::uint64_t seed, std::uint64_t draw);
     /// "held_out", "test" or "train" (see the class comment).
     static std::string splitOf(const std::string& program, std::uint32_t regionIndex,
                                const std::vector<std::string>& holdOut);

@@ -296,6 +296,59 @@ private slots:
                  qPrintable(QString("%1 %2 %3").arg(bothLow).arg(bothHigh).arg(opposite)));
     }
 
+    // Near-anchor draws: on the grid, deterministic, one to three parameters away from the
+    // snapped anchor they start at, every anchor used, and an off-grid anchor value snapped to
+    // the nearest grid value.
+    void nearAnchorDrawsMoveOneToThreeParameters() {
+        const BoundsGrid grid = defaultBoundsGrid();
+        const auto gridValue = [&](ParamId id, std::size_t position) {
+            const auto& values = grid[index(id)];
+            return values[std::min(position, values.size() - 1)];
+        };
+        CoreConfig small, large;
+        for (const auto& spec : ParameterSpace::all()) {
+            small.set(spec.id, gridValue(spec.id, 0));
+            large.set(spec.id, gridValue(spec.id, 99));
+        }
+        // Between two grid values, nearer the second: the draw must use the second.
+        const auto& robs = grid[index(ParamId::Rob)];
+        QVERIFY(robs.size() >= 3);
+        small.set(ParamId::Rob, robs[1] - 0.25 * (robs[1] - robs[0]));
+        std::vector<std::pair<std::string, CoreConfig>> anchors = {{"small", small},
+                                                                   {"large", large}};
+        CoreConfig snappedSmall = small;
+        snappedSmall.set(ParamId::Rob, robs[1]);
+        const auto distance = [](const CoreConfig& a, const CoreConfig& b) {
+            int differ = 0;
+            for (const auto& spec : ParameterSpace::all())
+                differ += a.value(spec.id) != b.value(spec.id);
+            return differ;
+        };
+        QVERIFY(distance(snappedSmall, large) > 12);
+        std::map<int, int> moved;
+        int nearSmall = 0, nearLarge = 0;
+        for (std::uint64_t draw = 0; draw < 600; ++draw) {
+            const CoreConfig c = DatasetBuilder::nearAnchorConfig(grid, anchors, 5, draw);
+            QVERIFY(c == DatasetBuilder::nearAnchorConfig(grid, anchors, 5, draw));
+            for (const auto& spec : ParameterSpace::all()) {
+                const auto& values = grid[index(spec.id)];
+                QVERIFY2(std::find(values.begin(), values.end(), c.value(spec.id)) != values.end(),
+                         spec.key.c_str());
+            }
+            const int toSmall = distance(c, snappedSmall), toLarge = distance(c, large);
+            const int d = std::min(toSmall, toLarge);
+            QVERIFY2(d <= 3, qPrintable(QString::number(d)));
+            ++moved[d];
+            (toSmall < toLarge ? nearSmall : nearLarge) += 1;
+        }
+        // A move may land on the anchor's own value, so fewer differences than moves happen,
+        // but one, two and three must all be common.
+        QVERIFY2(moved[1] > 100 && moved[2] > 100 && moved[3] > 60,
+                 qPrintable(QString("%1 %2 %3").arg(moved[1]).arg(moved[2]).arg(moved[3])));
+        QVERIFY(nearSmall > 200 && nearLarge > 200);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, DatasetBuilder::nearAnchorConfig(grid, {}, 5, 0));
+    }
+
     // Keys name series exactly as GridBounds does, and only series blocks have keys.
     void seriesKeysNameGridBoundsSeries() {
         const FeatureLayout layout = FeatureLayout::standard();
