@@ -382,7 +382,7 @@ bool TracerStreamDecoder::recordComplete(const unsigned char* p, std::uint32_t s
 }
 
 std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uint32_t size,
-                                                std::uint32_t& offset, std::uint32_t k,
+                                                std::uint32_t& offsetRef, std::uint32_t k,
                                                 std::uint32_t count) {
     // One tight loop over the frame's records while the sink wants them compactly: this runs
     // for every instruction of every functional warm-up.
@@ -396,6 +396,8 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
                    : (last.pc + std::max<std::uint32_t>(last.size, 1) - 1) >> shift;
     };
     std::uint64_t followerLine = batch_.empty() ? kNoFollowers : followerLineOf(batch_.back());
+    // A local copy: through the reference, every record's offset went through memory.
+    std::uint32_t offset = offsetRef;
     for (; k < count && batchInstructions_ < functionalLeft_; ++k) {
         if (size - offset < 4)
             break; // the caller tells an incomplete record from a truncated frame
@@ -411,11 +413,23 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
             ++batchInstructions_;
             continue;
         }
-        const std::uint32_t addressBytes = 8u * c.slotCount;
-        if (size - offset - 4 < addressBytes)
-            break;
+        // Where the next record starts follows from this descriptor. Computed as
+        // 4 + 8 * slotCount, each record's two dependent loads (its id, then its descriptor)
+        // wait for the previous record's; as separate paths for no slot and one ordered slot,
+        // predicted branches, the next id is loaded before this descriptor has arrived.
         const unsigned char* addresses = p + offset + 4;
-        offset += 4 + addressBytes;
+        if (c.slotCount == 0) {
+            offset += 4;
+        } else if (c.slotCount == 1 && (c.flags & kOrdered)) {
+            if (size - offset - 4 < 8)
+                break;
+            offset += 12;
+        } else {
+            const std::uint32_t addressBytes = 8u * c.slotCount;
+            if (size - offset - 4 < addressBytes)
+                break;
+            offset += 4 + addressBytes;
+        }
         if (batchBranchPending_)
             resolveOutcomeOf(batch_.back(), c.pc);
         // Filled in place: a record built on the stack and copied in is read back in 16-byte
@@ -456,6 +470,7 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
             followerLine = kNoFollowers; // empty, or a branch waiting for its successor
         }
     }
+    offsetRef = offset;
     return k;
 }
 
