@@ -197,28 +197,24 @@ void TagePredictor::reset() {
     provider_ = alternate_ = -1;
 }
 
-void TagePredictor::computeLookup(std::uint64_t pc) {
-    // Every table's index and tag in one pass: this runs on every conditional branch, so the
-    // PC hashes are computed once and each table reads its folded histories once.
+// Table i's index and tag for the branch being predicted (PC hashes computed once per branch).
+[[gnu::always_inline]] inline void TagePredictor::lookupTable(int i, std::uint32_t pIndex,
+                                                              std::uint32_t pTag,
+                                                              std::uint32_t pathBits) {
     const int logSize = geometry_.tableLogSize;
     const std::uint32_t mask = (1u << logSize) - 1;
-    const auto pIndex = static_cast<std::uint32_t>(pc ^ (pc >> 24));
-    const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
-    const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
-    for (int i = 0; i < geometry_.tableCount; ++i) {
-        // Path history: up to 16 bits, folded to the index width and rotated per table so
-        // that tables alias differently.
-        std::uint32_t path = pathBits & pathMask_[i];
-        path = (path ^ (path >> logSize)) & mask;
-        const int rotate = pathRotate_[i];
-        if (rotate != 0)
-            path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
-        indices_[i] = (pIndex ^ (pIndex >> indexShift_[i]) ^ foldedIndex_.value[i] ^ path) & mask;
-        const unsigned bits = foldedTag0_.bits[i];
-        const std::uint32_t tag =
-            pTag ^ (pTag >> bits) ^ foldedTag0_.value[i] ^ (foldedTag1_.value[i] << 1);
-        tags_[i] = static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
-    }
+    // Path history: up to 16 bits, folded to the index width and rotated per table so that
+    // tables alias differently.
+    std::uint32_t path = pathBits & pathMask_[i];
+    path = (path ^ (path >> logSize)) & mask;
+    const int rotate = pathRotate_[i];
+    if (rotate != 0)
+        path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
+    indices_[i] = (pIndex ^ (pIndex >> indexShift_[i]) ^ foldedIndex_.value[i] ^ path) & mask;
+    const unsigned bits = foldedTag0_.bits[i];
+    const std::uint32_t tag =
+        pTag ^ (pTag >> bits) ^ foldedTag0_.value[i] ^ (foldedTag1_.value[i] << 1);
+    tags_[i] = static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
 }
 
 bool TagePredictor::predictConditional(std::uint64_t pc) {
@@ -228,8 +224,14 @@ bool TagePredictor::predictConditional(std::uint64_t pc) {
                                    ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1));
     const bool basePrediction = bimodal_[bimodalIndex_] >= 2;
     provider_ = alternate_ = -1;
-    computeLookup(pc);
+    // Indices and tags are computed as the search goes, longest history first: the update
+    // reads only the provider, the alternate and longer tables, so the tables below the
+    // alternate are never needed.
+    const auto pIndex = static_cast<std::uint32_t>(pc ^ (pc >> 24));
+    const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
+    const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
     for (int i = geometry_.tableCount - 1; i >= 0; --i) {
+        lookupTable(i, pIndex, pTag, pathBits);
         if (entry(i, indices_[i]).tag != tags_[i])
             continue;
         if (provider_ < 0) {

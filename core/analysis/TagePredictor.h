@@ -123,8 +123,8 @@ private:
     TaggedEntry& entry(int table, std::uint32_t index) {
         return tables_[(static_cast<std::size_t>(table) << geometry_.tableLogSize) + index];
     }
-    /// Fills indices_ and tags_ for the branch at `pc`.
-    void computeLookup(std::uint64_t pc);
+    /// Fills indices_[i] and tags_[i] for the branch whose PC hashes are given.
+    void lookupTable(int i, std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits);
     std::size_t indirectIndex(std::uint64_t pc) const;
     void allocate(bool taken);
     void pushHistory(bool taken, std::uint64_t pc);
