@@ -84,13 +84,16 @@ void TrainCommand::declare(CLI::App& app) {
     app.add_flag("--monotone", ensemble_.monotone,
                  "monotone networks: a larger resource or a lower bp_miss_pct never raises the "
                  "predicted CPI (sign-constrained weights, see docs/design.md)");
-    app.add_option("--band-coverage", ensemble_.bandCoverage,
-                   "fraction of the test split the band is calibrated to hold")
+    app.add_option(
+           "--band-coverage", ensemble_.bandCoverage,
+           "fraction of the test split the band is calibrated to hold, each sample predicted by "
+           "the members that never saw its program")
         ->type_name("X")
         ->check(realNumber(0.05, 0.99))
         ->capture_default_str();
-    addSeedOption(app, options_.seed, "initialisation, shuffling and validation split (member k "
-                                      "uses seed + k)");
+    addSeedOption(app, options_.seed,
+                  "initialisation, shuffling and validation split (member k "
+                  "uses seed + k)");
     app.add_flag("--json", json_, "print the model's metrics as JSON");
 }
 
@@ -129,11 +132,11 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
                   seconds);
     out << line;
     if (result.model.members.size() > 1) {
-        std::snprintf(line, sizeof line,
-                      "ensemble:   %zu members (%s), band scale %.3f for %.0f %% of the test split\n",
-                      result.model.members.size(),
-                      CpiModel::outputName(result.model.output).c_str(), result.model.band.scale(),
-                      100 * result.model.band.coverage());
+        std::snprintf(
+            line, sizeof line,
+            "ensemble:   %zu members (%s), band scale %.3f for %.0f %% of the test split\n",
+            result.model.members.size(), CpiModel::outputName(result.model.output).c_str(),
+            result.model.band.scale(), 100 * result.model.band.coverage());
         out << line;
     }
     out << result.test.toText("test split (unseen regions)");

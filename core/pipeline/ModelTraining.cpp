@@ -54,35 +54,63 @@ double ModelTraining::bandCoverage(const CpiModel& model,
 namespace {
 
 /// Member k's training columns: a bootstrap of the programs (drawn with replacement; a program
-/// drawn twice contributes its samples twice), seeded by k.
+/// drawn twice contributes its samples twice), seeded by k. `drawn` receives the programs drawn.
 std::vector<Eigen::Index> bootstrapColumns(const std::vector<DatasetSample>& samples,
-                                           std::uint64_t seed) {
+                                           std::uint64_t seed, std::set<std::string>& drawn) {
     std::map<std::string, std::vector<Eigen::Index>> byProgram;
     for (std::size_t j = 0; j < samples.size(); ++j)
         byProgram[samples[j].program].push_back(static_cast<Eigen::Index>(j));
-    std::vector<const std::vector<Eigen::Index>*> programs;
+    std::vector<std::pair<const std::string*, const std::vector<Eigen::Index>*>> programs;
     for (const auto& [name, columns] : byProgram)
-        programs.push_back(&columns);
+        programs.emplace_back(&name, &columns);
     std::mt19937_64 rng(seed ^ 0xb0075u);
     std::vector<Eigen::Index> columns;
     for (std::size_t draw = 0; draw < programs.size(); ++draw) {
-        const auto* picked = programs[rng() % programs.size()];
+        const auto& [name, picked] = programs[rng() % programs.size()];
+        drawn.insert(*name);
         columns.insert(columns.end(), picked->begin(), picked->end());
     }
     return columns;
 }
 
+constexpr std::size_t kMinimumOutOfBagSamples = 100;
+
 } // namespace
 
-ModelTraining::Result
-ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
-                     const JobControl& job) {
+ModelTraining::BandCalibrationSet ModelTraining::bandCalibrationSet(
+    const Eigen::MatrixXf& memberCpis, const std::vector<DatasetSample>& samples,
+    const std::vector<std::set<std::string>>& seen, std::size_t minimum) {
+    if (memberCpis.cols() != static_cast<Eigen::Index>(samples.size()) ||
+        memberCpis.rows() != static_cast<Eigen::Index>(seen.size()))
+        throw usageError("band calibration set: one row per member and one column per sample");
+    BandCalibrationSet outOfBag, everyMember;
+    outOfBag.outOfBag = true;
+    for (std::size_t j = 0; j < samples.size(); ++j) {
+        const auto column = static_cast<Eigen::Index>(j);
+        std::vector<double> unseen, every;
+        for (Eigen::Index k = 0; k < memberCpis.rows(); ++k) {
+            every.push_back(memberCpis(k, column));
+            if (!seen[static_cast<std::size_t>(k)].contains(samples[j].program))
+                unseen.push_back(memberCpis(k, column));
+        }
+        everyMember.memberCpis.push_back(std::move(every));
+        everyMember.simulated.push_back(samples[j].cpi);
+        if (unseen.size() >= 2) {
+            outOfBag.memberCpis.push_back(std::move(unseen));
+            outOfBag.simulated.push_back(samples[j].cpi);
+        }
+    }
+    return outOfBag.simulated.size() >= minimum ? outOfBag : everyMember;
+}
+
+ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& datasets,
+                                           const TrainingOptions& options, const JobControl& job) {
     return train(datasets, options, EnsembleOptions{}, job);
 }
 
-ModelTraining::Result
-ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOptions& options,
-                     const EnsembleOptions& ensemble, const JobControl& job) {
+ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& datasets,
+                                           const TrainingOptions& options,
+                                           const EnsembleOptions& ensemble, const JobControl& job) {
     if (ensemble.members < 1 || ensemble.members > 64)
         throw usageError("an ensemble has 1 to 64 members, not " +
                          std::to_string(ensemble.members));
@@ -151,6 +179,11 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     const auto members = static_cast<std::size_t>(ensemble.members);
     result.model.members.resize(members);
     std::vector<TrainingReport> reports(members);
+    std::set<std::string> trainPrograms;
+    for (const auto& sample : trainSamples)
+        trainPrograms.insert(sample.program);
+    // The programs each member trained on (all of them without a bootstrap).
+    std::vector<std::set<std::string>> seen(members, trainPrograms);
     tbb::parallel_for(std::size_t(0), members, [&](std::size_t k) {
         TrainingOptions memberOptions = options;
         memberOptions.seed = options.seed + k;
@@ -170,7 +203,9 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
                 MlpTrainer(memberOptions).train(normalised, memberTargets, reports[k], memberJob);
             return;
         }
-        const std::vector<Eigen::Index> columns = bootstrapColumns(trainSamples, memberOptions.seed);
+        seen[k].clear();
+        const std::vector<Eigen::Index> columns =
+            bootstrapColumns(trainSamples, memberOptions.seed, seen[k]);
         Eigen::MatrixXf x(normalised.rows(), static_cast<Eigen::Index>(columns.size()));
         Eigen::VectorXf y(static_cast<Eigen::Index>(columns.size()));
         for (std::size_t c = 0; c < columns.size(); ++c) {
@@ -181,20 +216,23 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     });
     result.report = reports.front();
 
-    // The band: calibrated on regions never trained on (the "test" split), never on the
-    // held-out programs, which only measure it.
+    // The band: calibrated on regions never trained on (the "test" split), predicted by the
+    // members that never saw their program (bandCalibrationSet); never on the held-out
+    // programs, which only measure it.
+    nlohmann::json bandSet = "none";
     if (members > 1 && !testSamples.empty()) {
-        const Eigen::MatrixXf all = result.model.memberPredictions(featureMatrix(testSamples));
-        std::vector<std::vector<double>> perSample(testSamples.size());
-        std::vector<double> simulated(testSamples.size());
-        for (std::size_t j = 0; j < testSamples.size(); ++j) {
-            for (Eigen::Index k = 0; k < all.rows(); ++k)
-                perSample[j].push_back(all(k, static_cast<Eigen::Index>(j)));
-            simulated[j] = testSamples[j].cpi;
-        }
+        const BandCalibrationSet set =
+            bandCalibrationSet(result.model.memberPredictions(featureMatrix(testSamples)),
+                               testSamples, seen, kMinimumOutOfBagSamples);
+        // Out of bag, the centre is the unseen members' mean whatever the model's centre is.
+        result.model.band = BandCalibration::fit(
+            set.memberCpis, set.simulated, ensemble.bandCoverage, BandCalibration::kDefaultFloor,
+            set.outOfBag ? false : ensemble.firstMemberCentre);
         result.model.band =
-            BandCalibration::fit(perSample, simulated, ensemble.bandCoverage,
-                                 BandCalibration::kDefaultFloor, ensemble.firstMemberCentre);
+            BandCalibration(result.model.band.scale(), result.model.band.floor(),
+                            result.model.band.coverage(), ensemble.firstMemberCentre);
+        bandSet = {{"kind", set.outOfBag ? "test split, out-of-bag members" : "test split"},
+                   {"samples", set.simulated.size()}};
     }
 
     result.test = evaluate(result.model, testSamples);
@@ -208,22 +246,21 @@ ModelTraining::train(const std::vector<DatasetFile*>& datasets, const TrainingOp
     }
     m["ensemble"] = {{"members", members},
                      {"output", CpiModel::outputName(ensemble.output)},
-                     {"bootstrap", members == 1                 ? "none"
-                                   : ensemble.firstMemberCentre ? "programs (member 0: all, the centre)"
-                                                                : "programs"},
+                     {"bootstrap", members == 1 ? "none"
+                                   : ensemble.firstMemberCentre
+                                       ? "programs (member 0: all, the centre)"
+                                       : "programs"},
                      {"monotone", ensemble.monotone},
-                     {"band", result.model.band.toJson()}};
+                     {"band", result.model.band.toJson()},
+                     {"band_calibration_set", bandSet}};
     m["training"]["hidden"] = options.hidden;
     m["training"]["batch_size"] = options.batchSize;
     m["training"]["learning_rate"] = options.learningRate;
     m["training"]["weight_decay"] = options.weightDecay;
     m["training"]["seed"] = options.seed;
-    std::set<std::string> programs;
-    for (const auto& sample : trainSamples)
-        programs.insert(sample.program);
     m["dataset"] = {{"files", files},
                     {"train_samples", trainSamples.size()},
-                    {"train_programs", programs},
+                    {"train_programs", trainPrograms},
                     {"grid", files.front()["grid"]}};
     m["accuracy"]["test"] = result.test.toJson();
     if (!result.heldOut.empty())

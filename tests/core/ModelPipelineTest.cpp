@@ -922,6 +922,37 @@ private slots:
         QVERIFY2(error.contains("seed"), qPrintable(error));
     }
 
+    // The band's calibration set: each sample keeps the predictions of the members that never
+    // saw its program, samples with fewer than two are skipped, and too few samples fall back
+    // to every member on every sample.
+    void bandCalibrationUsesMembersThatNeverSawTheProgram() {
+        std::vector<DatasetSample> samples(4);
+        const char* programs[] = {"a", "b", "b", "a"};
+        for (std::size_t j = 0; j < samples.size(); ++j) {
+            samples[j].program = programs[j];
+            samples[j].cpi = 1.0 + double(j);
+        }
+        // Member 0 saw both programs, members 1 and 2 only a, member 3 only b.
+        const std::vector<std::set<std::string>> seen = {{"a", "b"}, {"a"}, {"a"}, {"b"}};
+        Eigen::MatrixXf cpis(4, 4);
+        for (Eigen::Index k = 0; k < 4; ++k)
+            for (Eigen::Index j = 0; j < 4; ++j)
+                cpis(k, j) = float(10 * (k + 1) + j);
+        const auto set = ModelTraining::bandCalibrationSet(cpis, samples, seen, 2);
+        QVERIFY(set.outOfBag);
+        // Program b's samples (1 and 2) are unseen by members 1 and 2; program a's by member 3
+        // alone, which is too few for a spread.
+        QCOMPARE(set.simulated, (std::vector<double>{2.0, 3.0}));
+        QCOMPARE(set.memberCpis[0], (std::vector<double>{21.0, 31.0}));
+        QCOMPARE(set.memberCpis[1], (std::vector<double>{22.0, 32.0}));
+        const auto fallback = ModelTraining::bandCalibrationSet(cpis, samples, seen, 3);
+        QVERIFY(!fallback.outOfBag);
+        QCOMPARE(fallback.simulated.size(), std::size_t(4));
+        QCOMPARE(fallback.memberCpis[3], (std::vector<double>{13.0, 23.0, 33.0, 43.0}));
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, ModelTraining::bandCalibrationSet(
+                                                    cpis, samples, {{"a"}, {"b"}}, 2));
+    }
+
     // Issue 17: an anchored ensemble trained on a real dataset. Members differ, the band is
     // calibrated on the test split to hold the fraction asked for (by construction of the
     // fitted quantile), every member's CPI is the bottleneck CPI times its factor, and the
