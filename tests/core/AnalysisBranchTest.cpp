@@ -5,6 +5,7 @@
 
 #include <QtTest>
 #include <functional>
+#include <random>
 
 using namespace concorde;
 
@@ -119,6 +120,45 @@ private slots:
         const double base = missRate(bimodal, 70000, 7000, step, all);
         QVERIFY2(rate < 0.005, qPrintable(QString::number(rate)));
         QVERIFY2(std::abs(base - 1.0 / 7) < 0.01, qPrintable(QString::number(base)));
+    }
+
+    /// A lookup that is never trained leaves no trace: the predictor computes each table's
+    /// index and tag only as far as its search needs them, and an update must never use one
+    /// left over from an earlier lookup. Two predictors see the same branches, one of them with
+    /// an abandoned lookup of another branch before each; they predict alike throughout and
+    /// end in byte-identical states.
+    void tageLookupsThatAreNotTrainedLeaveNoTrace() {
+        std::mt19937_64 random(5);
+        TagePredictor plain;
+        TagePredictor probed;
+        TagePredictor bimodal(bimodalOnly());
+        std::uint64_t tageMisses = 0, bimodalMisses = 0, divergences = 0;
+        const auto execute = [&](std::uint64_t pc, bool taken) {
+            probed.predictConditional(0x500000 + 0x10 * (random() % 512));
+            const bool expected = plain.predictConditional(pc);
+            divergences += probed.predictConditional(pc) != expected ? 1 : 0;
+            plain.updateConditional(pc, taken);
+            probed.updateConditional(pc, taken);
+            tageMisses += expected != taken ? 1 : 0;
+            bimodalMisses += bimodal.predictConditional(pc) != taken ? 1 : 0;
+            bimodal.updateConditional(pc, taken);
+        };
+        // Sixteen inner loops of 2..9 iterations (learnt by short and middle histories), each
+        // followed by a branch of random outcome, so that providers and alternates vary over
+        // the tables.
+        for (int outer = 0; outer < 2000; ++outer)
+            for (std::uint64_t loop = 0; loop < 16; ++loop) {
+                const std::uint64_t period = 2 + loop % 8;
+                for (std::uint64_t i = 1; i <= period; ++i)
+                    execute(0x400000 + 0x40 * loop, i < period);
+                execute(0x400020 + 0x40 * loop, (random() & 1) != 0);
+            }
+        QCOMPARE(divergences, std::uint64_t(0));
+        QVERIFY(probed.saveState() == plain.saveState());
+        // The tagged tables took part: the loop exits are learnt, which the bimodal table
+        // cannot do.
+        QVERIFY2(tageMisses < bimodalMisses * 3 / 4,
+                 qPrintable(QString("%1 against %2").arg(tageMisses).arg(bimodalMisses)));
     }
 
     void tageUsesLongHistory() {
