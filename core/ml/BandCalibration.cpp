@@ -38,8 +38,8 @@ BandCalibration::BandCalibration(double scale, double floor, double coverage, bo
 }
 
 BandCalibration BandCalibration::fit(const std::vector<std::vector<double>>& memberCpis,
-                                     std::span<const double> targets, double coverage,
-                                     double floor, bool firstIsCentre) {
+                                     std::span<const double> targets, double coverage, double floor,
+                                     bool firstIsCentre, std::size_t deployedMembers) {
     if (memberCpis.size() != targets.size() || targets.empty())
         throw usageError("band calibration needs one set of member predictions per target");
     if (!(coverage > 0 && coverage < 1))
@@ -51,7 +51,10 @@ BandCalibration BandCalibration::fit(const std::vector<std::vector<double>>& mem
     for (std::size_t i = 0; i < targets.size(); ++i) {
         if (memberCpis[i].empty())
             throw usageError("band calibration: a sample without member predictions");
-        const auto [mean, spread] = meanAndLogSpread(memberCpis[i]);
+        auto [mean, spread] = meanAndLogSpread(memberCpis[i]);
+        const std::size_t n = memberCpis[i].size();
+        if (deployedMembers > 0 && n >= 2 && n != deployedMembers)
+            spread *= spreadBias(deployedMembers) / spreadBias(n);
         const double centre = firstIsCentre ? memberCpis[i].front() : mean;
         ratios.push_back(std::abs(std::log(targets[i] / centre)) / (spread + floor));
     }
@@ -60,6 +63,16 @@ BandCalibration BandCalibration::fit(const std::vector<std::vector<double>>& mem
     std::nth_element(ratios.begin(), ratios.begin() + static_cast<long>(k), ratios.end());
     // A hair wider, so that the sample at the quantile itself is inside despite rounding.
     return BandCalibration(ratios[k] * (1 + 1e-9), floor, coverage, firstIsCentre);
+}
+
+double BandCalibration::spreadBias(std::size_t n) {
+    if (n < 2)
+        return 0;
+    const auto m = static_cast<double>(n);
+    // c4(n) = √(2/(n−1)) Γ(n/2) / Γ((n−1)/2), the mean of the sample standard deviation.
+    const double c4 =
+        std::sqrt(2.0 / (m - 1)) * std::exp(std::lgamma(m / 2) - std::lgamma((m - 1) / 2));
+    return c4 * std::sqrt((m - 1) / m);
 }
 
 CpiBand BandCalibration::combine(std::span<const double> memberCpis) const {
@@ -93,8 +106,8 @@ BandCalibration BandCalibration::fromJson(const nlohmann::json& json, const std:
     const JsonFields fields(json, context + ": band");
     const std::string centre = fields.string("centre", "mean");
     if (centre != "mean" && centre != "first")
-        throw badInput(fields.where("centre") + " must be \"mean\" or \"first\", not \"" +
-                       centre + "\"");
+        throw badInput(fields.where("centre") + " must be \"mean\" or \"first\", not \"" + centre +
+                       "\"");
     return BandCalibration(fields.number("scale"), fields.number("floor"),
                            fields.number("coverage"), centre == "first");
 }

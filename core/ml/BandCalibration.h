@@ -34,9 +34,18 @@ public:
     /// Fits the scale for `coverage` (0 < coverage < 1): memberCpis[i] holds every member's
     /// prediction of sample i, targets[i] its simulated CPI. Throws a usage error when the sizes
     /// disagree or nothing is given.
+    ///
+    /// With `deployedMembers` > 0, samples may have fewer members than the ensemble that will
+    /// use the band (out-of-bag calibration), and each sample's spread is rescaled to what that
+    /// many members would show on average: the standard deviation of n normal draws averages
+    /// spreadBias(n)·σ, which grows with n, so a spread of 2 members is multiplied by
+    /// spreadBias(deployedMembers) / spreadBias(2).
     static BandCalibration fit(const std::vector<std::vector<double>>& memberCpis,
                                std::span<const double> targets, double coverage,
-                               double floor = kDefaultFloor, bool firstIsCentre = false);
+                               double floor = kDefaultFloor, bool firstIsCentre = false,
+                               std::size_t deployedMembers = 0);
+    /// E[population standard deviation of n normal draws] / σ = c4(n)·√((n − 1)/n); 0 for n < 2.
+    static double spreadBias(std::size_t n);
 
     /// Centre and band of one sample's member predictions (all positive).
     CpiBand combine(std::span<const double> memberCpis) const;

@@ -227,7 +227,7 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
         // Out of bag, the centre is the unseen members' mean whatever the model's centre is.
         result.model.band = BandCalibration::fit(
             set.memberCpis, set.simulated, ensemble.bandCoverage, BandCalibration::kDefaultFloor,
-            set.outOfBag ? false : ensemble.firstMemberCentre);
+            set.outOfBag ? false : ensemble.firstMemberCentre, set.outOfBag ? members : 0);
         result.model.band =
             BandCalibration(result.model.band.scale(), result.model.band.floor(),
                             result.model.band.coverage(), ensemble.firstMemberCentre);

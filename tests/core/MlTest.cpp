@@ -372,6 +372,50 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(ConcordeError, BandCalibration(-1, 0, 0.8));
         QVERIFY_THROWS_EXCEPTION(ConcordeError, BandCalibration::fit(members, targets, 1.5));
+
+        // Out-of-bag samples of two members calibrating a band for five: every spread grows by
+        // spreadBias(5) / spreadBias(2), so (floor 0) the scale shrinks by the same factor and
+        // the band still holds 8 of the 10 with the rescaled spreads.
+        const double grow = BandCalibration::spreadBias(5) / BandCalibration::spreadBias(2);
+        QVERIFY(grow > 1.4 && grow < 1.6);
+        const BandCalibration forFive = BandCalibration::fit(members, targets, 0.8, 0.0, false, 5);
+        QVERIFY(std::abs(forFive.scale() - 4.0 / grow) < 1e-6);
+        // Samples that already have five members are not rescaled.
+        std::vector<std::vector<double>> five;
+        for (const auto& pair : members)
+            five.push_back({pair[0], pair[1], pair[0], pair[1], std::sqrt(pair[0] * pair[1])});
+        QCOMPARE(BandCalibration::fit(five, targets, 0.8, 0.0, false, 5).scale(),
+                 BandCalibration::fit(five, targets, 0.8, 0.0).scale());
+    }
+
+    // The mean population standard deviation of n normal draws, in closed form (c4) and by
+    // simulation: 1/√π at n = 2, and a simulated mean within 1 % for n = 2, 3 and 5.
+    void spreadBiasMatchesSimulation() {
+        QVERIFY(std::abs(BandCalibration::spreadBias(2) - 1 / std::sqrt(M_PI)) < 1e-12);
+        QCOMPARE(BandCalibration::spreadBias(1), 0.0);
+        std::mt19937_64 random(17);
+        std::normal_distribution<double> normal(0.0, 1.0);
+        for (const std::size_t n : {2, 3, 5}) {
+            double sum = 0;
+            const int trials = 200000;
+            for (int t = 0; t < trials; ++t) {
+                std::vector<double> draws(n);
+                double mean = 0;
+                for (double& d : draws)
+                    mean += (d = normal(random));
+                mean /= double(n);
+                double squares = 0;
+                for (const double d : draws)
+                    squares += (d - mean) * (d - mean);
+                sum += std::sqrt(squares / double(n));
+            }
+            const double simulated = sum / trials;
+            QVERIFY2(std::abs(simulated / BandCalibration::spreadBias(n) - 1) < 0.01,
+                     qPrintable(QString("n %1: %2 against %3")
+                                    .arg(n)
+                                    .arg(simulated)
+                                    .arg(BandCalibration::spreadBias(n))));
+        }
     }
 
     // Issue 23: a weights blob (checksum valid) declaring layers of 2^20 x 2^20 allocated them
