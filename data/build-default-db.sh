@@ -23,7 +23,9 @@
 #     EXTRA_PROGRAMS, default 30000), BALANCED_SAMPLES (balanced-core draws from PROGRAMS, default
 #     20000), MORE_SAMPLES (draws from MORE_PROGRAMS, a quarter balanced, default 30000),
 #     SAMPLES_2 / EXTRA_SAMPLES_2 / MORE_SAMPLES_2 (second draws from each set with other seeds,
-#     a quarter balanced; defaults 50000 / 35000 / 70000), EPOCHS (default 30),
+#     a quarter balanced; defaults 50000 / 35000 / 70000), NEAR_SAMPLES / EXTRA_NEAR_SAMPLES /
+#     MORE_NEAR_SAMPLES (draws near the presets from each set: 70 % a preset with one to three
+#     parameters moved, 10 % balanced; defaults 25000 / 15000 / 50000), EPOCHS (default 30),
 #     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
 #     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
@@ -52,6 +54,9 @@ BALANCED_SAMPLES=${BALANCED_SAMPLES:-20000}
 SAMPLES_2=${SAMPLES_2:-50000}
 EXTRA_SAMPLES_2=${EXTRA_SAMPLES_2:-35000}
 MORE_SAMPLES_2=${MORE_SAMPLES_2:-70000}
+NEAR_SAMPLES=${NEAR_SAMPLES:-25000}
+EXTRA_NEAR_SAMPLES=${EXTRA_NEAR_SAMPLES:-15000}
+MORE_NEAR_SAMPLES=${MORE_NEAR_SAMPLES:-50000}
 EPOCHS=${EPOCHS:-30}
 VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-8}
 
@@ -154,6 +159,24 @@ if [ ${#more[@]} -gt 0 ]; then
     --balanced 0.25 --out "$WORK/more2.dataset" --jobs "$JOBS"
   step_done "dataset more programs, second draws"
   datasets+=(--dataset "$WORK/more2.dataset")
+fi
+# Draws near the presets: where an architect works (start at a preset, move sliders) and where
+# independent draws almost never land.
+"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$NEAR_SAMPLES" --seed 11 \
+  --near-presets 0.7 --balanced 0.1 --out "$WORK/near.dataset" --jobs "$JOBS" "${holdout_args[@]}"
+step_done "dataset near the presets"
+datasets+=(--dataset "$WORK/near.dataset")
+if [ ${#extra[@]} -gt 0 ]; then
+  "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_NEAR_SAMPLES" --seed 12 \
+    --near-presets 0.7 --balanced 0.1 --out "$WORK/extra-near.dataset" --jobs "$JOBS"
+  step_done "dataset training-only programs near the presets"
+  datasets+=(--dataset "$WORK/extra-near.dataset")
+fi
+if [ ${#more[@]} -gt 0 ]; then
+  "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_NEAR_SAMPLES" --seed 13 \
+    --near-presets 0.7 --balanced 0.1 --out "$WORK/more-near.dataset" --jobs "$JOBS"
+  step_done "dataset more programs near the presets"
+  datasets+=(--dataset "$WORK/more-near.dataset")
 fi
 stamp "datasets done after ${SECONDS}s"
 
