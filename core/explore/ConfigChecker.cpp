@@ -1,19 +1,13 @@
 #include "explore/ConfigChecker.h"
 
+#include "params/NearestValue.h"
+
 #include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace concorde {
 namespace {
-
-std::size_t nearest(const std::vector<double>& values, double value) {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < values.size(); ++i)
-        if (std::fabs(values[i] - value) < std::fabs(values[best] - value))
-            best = i;
-    return best;
-}
 
 std::string withUnit(ParamId id, double value) {
     return ParameterSpace::spec(id).formatWithUnit(value);
@@ -78,7 +72,7 @@ CoreConfig ConfigChecker::snap(const CoreConfig& config) const {
         if (grid_.find(spec.id, value))
             continue;
         const auto& values = grid_.values(spec.id);
-        snapped.set(spec.id, values[nearest(values, value)]);
+        snapped.set(spec.id, values[nearestValueIndex(values, value)]);
     }
     return snapped;
 }

@@ -1,6 +1,7 @@
 #include "params/ParameterSpace.h"
 
 #include "common/ConcordeError.h"
+#include "params/NearestValue.h"
 
 #include <algorithm>
 #include <array>
@@ -304,11 +305,7 @@ std::string ParameterSpec::describeRange() const {
 }
 
 std::size_t ParameterSpec::nearestGridIndex(double value) const {
-    std::size_t best = 0;
-    for (std::size_t i = 1; i < grid.size(); ++i)
-        if (std::fabs(grid[i] - value) < std::fabs(grid[best] - value))
-            best = i;
-    return best;
+    return nearestValueIndex(grid, value);
 }
 
 std::string_view groupName(ParamGroup group) {

@@ -5,6 +5,7 @@
 #include "common/SplitMix64.h"
 #include "features/FeatureAssembler.h"
 #include "features/GridSeriesSource.h"
+#include "params/NearestValue.h"
 #include "params/ParameterSpace.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "pipeline/RegionLabeler.h"
@@ -273,12 +274,7 @@ DatasetBuilder::nearAnchorConfig(const BoundsGrid& grid,
     for (const auto& spec : specs) {
         // Presets need not lie on the grid (the explorer snaps them the same way).
         const auto& values = grid[index(spec.id)];
-        const double wanted = anchor.value(spec.id);
-        double best = values.front();
-        for (const double value : values)
-            if (std::abs(value - wanted) < std::abs(best - wanted))
-                best = value;
-        config.set(spec.id, best);
+        config.set(spec.id, values[nearestValueIndex(values, anchor.value(spec.id))]);
     }
     // One to three distinct parameters move: a slider step, or two or three at once.
     const std::size_t moves = 1 + random.below(3);
