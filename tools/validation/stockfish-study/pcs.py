@@ -15,7 +15,7 @@ n = len(data) // REC.size
 for k in range(skip, n):
     t = REC.unpack_from(data, k * REC.size)
     counts[t[0]] += 1
-    regs.setdefault(t[0], t[1:10] + (sum(1 for a in t[10:12] if a), sum(1 for a in t[12:16] if a)))
+    regs.setdefault(t[0], t[1:9] + (sum(1 for a in t[9:11] if a), sum(1 for a in t[11:15] if a)))
 print(f"# records {n}, measured from {skip}: {n - skip}", file=sys.stderr)
 for pc, c in counts.most_common():
     print(f"{pc:x}\t{c}\t" + " ".join(map(str, regs[pc])))
