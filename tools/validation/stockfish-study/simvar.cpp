@@ -1,6 +1,10 @@
 // Study tool (not built by CMake): concorde simulate's core on region 0 of a .ctrace, with
 // class latencies and per-PC class rewrites that the CLI does not expose. Build with build.sh.
 //   simvar TRACE [--set k=v]... [--lat CLASS=N]... [--as-class PCFILE CLASS] [--no-store PCFILE]
+//          [--timeline FIRST COUNT] [--no-flags-source PCFILE]
+// --no-flags-source drops the flags register from the sources of the records at those PCs.
+// --timeline prints pc, issue, complete and commit cycles of measured instructions
+// [FIRST, FIRST + COUNT) after the summary.
 // PCFILE: one hex PC per line (as in the trace); every record at such a PC gets CLASS
 // (--as-class) or loses its stores (--no-store: no SQ entry, no memory dependence through them).
 #include "analysis/LatencyTable.h"
@@ -8,6 +12,7 @@
 #include "params/PresetLibrary.h"
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/StallBreakdownCollector.h"
+#include "trace/ArchReg.h"
 #include "trace/TraceReader.h"
 
 #include <nlohmann/json.hpp>
@@ -19,6 +24,42 @@
 #include <string>
 
 using namespace concorde;
+
+namespace {
+class Timeline : public SimulationListener {
+public:
+    Timeline(std::uint64_t first, std::uint64_t count) : first_(first), rows_(count) {}
+    void onIssue(const IssueEvent& e) override {
+        if (Row* r = row(e.index)) {
+            r->issue = e.cycle;
+            r->complete = e.completeCycle;
+        }
+    }
+    void onCommit(const CommitEvent& e) override {
+        if (Row* r = row(e.index))
+            r->commit = e.cycle;
+    }
+    void print(const std::vector<TraceRecord>& measured) const {
+        for (std::size_t k = 0; k < rows_.size() && first_ + k < measured.size(); ++k)
+            std::printf("%llu\t%llx\t%llu\t%llu\t%llu\n",
+                        static_cast<unsigned long long>(first_ + k),
+                        static_cast<unsigned long long>(measured[first_ + k].pc),
+                        static_cast<unsigned long long>(rows_[k].issue),
+                        static_cast<unsigned long long>(rows_[k].complete),
+                        static_cast<unsigned long long>(rows_[k].commit));
+    }
+
+private:
+    struct Row {
+        std::uint64_t issue = 0, complete = 0, commit = 0;
+    };
+    Row* row(std::uint64_t i) {
+        return i >= first_ && i - first_ < rows_.size() ? &rows_[i - first_] : nullptr;
+    }
+    std::uint64_t first_;
+    std::vector<Row> rows_;
+};
+} // namespace
 
 static std::set<std::uint64_t> readPcs(const char* path) {
     std::set<std::uint64_t> pcs;
@@ -38,6 +79,8 @@ int main(int argc, char** argv) {
     std::set<std::uint64_t> pcs;
     InstrClass asClass = InstrClass::Nop;
     std::set<std::uint64_t> noStore;
+    std::uint64_t tlFirst = 0, tlCount = 0;
+    std::set<std::uint64_t> noFlags;
     for (int k = 2; k < argc; ++k) {
         const std::string a = argv[k];
         if (a == "--set" && k + 1 < argc) {
@@ -49,6 +92,11 @@ int main(int argc, char** argv) {
         } else if (a == "--as-class" && k + 2 < argc) {
             pcs = readPcs(argv[++k]);
             asClass = *parseInstrClass(argv[++k]);
+        } else if (a == "--timeline" && k + 2 < argc) {
+            tlFirst = std::stoull(argv[++k]);
+            tlCount = std::stoull(argv[++k]);
+        } else if (a == "--no-flags-source" && k + 1 < argc) {
+            noFlags = readPcs(argv[++k]);
         } else if (a == "--no-store" && k + 1 < argc) {
             noStore = readPcs(argv[++k]);
         } else {
@@ -65,6 +113,14 @@ int main(int argc, char** argv) {
             r.instrClass = asClass;
             ++rewritten;
         }
+        if (noFlags.count(r.pc)) {
+            std::uint8_t n = 0;
+            for (std::uint8_t s = 0; s < r.sourceCount; ++s)
+                if (r.sources[s] != ArchReg::kFlags)
+                    r.sources[n++] = r.sources[s];
+            rewritten += n != r.sourceCount;
+            r.sourceCount = n;
+        }
         if (noStore.count(r.pc) && r.storeCount > 0) {
             r.storeCount = 0;
             ++rewritten;
@@ -75,10 +131,15 @@ int main(int argc, char** argv) {
     OutOfOrderCore core(config, {}, {}, lat);
     StallBreakdownCollector stalls;
     core.addListener(stalls);
+    Timeline timeline(tlFirst, tlCount);
+    core.addListener(timeline);
     const std::uint64_t cycles = core.run(records, region.warmup, warm.get());
     const double n = static_cast<double>(records.size() - region.warmup);
     std::printf("cpi %.4f cycles %llu rewritten %zu\n", cycles / n,
                 static_cast<unsigned long long>(cycles), rewritten);
     std::cout << stalls.toJson().dump() << "\n";
+    std::cout.flush();
+    if (tlCount > 0)
+        timeline.print(std::vector<TraceRecord>(records.begin() + region.warmup, records.end()));
     return 0;
 }
