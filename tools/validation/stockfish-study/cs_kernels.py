@@ -10,6 +10,7 @@ from pathlib import Path
 REC = struct.Struct("<QBB2B4B2Q4Q")
 FLAGS, IP = 25, 26
 EAX, EDX, R11, R13, R15, RBX = 1, 3, 12, 14, 16, 4
+ECX, RSI, RDI = 2, 7, 8
 LINE = 0x7f0000100000
 
 def ins(ip, dst=(), src=(), load=None, branch=False):
@@ -37,6 +38,20 @@ KERNELS = {
         ins(ip + 16 * k + 4, (R13,), (R15,)),
         ins(ip + 16 * k + 8, (R13, FLAGS), (R13, RBX)),
         addmem(ip + 16 * k + 12, EDX, R13, 8 * (k % 8))] for k in range(4)), []),
+    # a dependent L1-hit load chain through two moves (rax -> rsi -> rdi -> load -> rax), with a
+    # "leader" load to the SAME line issued from rax two cycles before the chain's load: a load's
+    # L1 latency counts from its own issue, so the leader should change nothing
+    "leader-same-line": lambda ip: sum(([
+        ins(ip + 16 * k, (ECX,), (EAX,), LINE + 8),
+        ins(ip + 16 * k + 4, (RSI,), (EAX,)),
+        ins(ip + 16 * k + 8, (RDI,), (RSI,)),
+        ins(ip + 16 * k + 12, (EAX,), (RDI,), LINE)] for k in range(4)), []),
+    # the same with the leader on another line (the control)
+    "leader-other-line": lambda ip: sum(([
+        ins(ip + 16 * k, (ECX,), (EAX,), LINE + 4096 + 8),
+        ins(ip + 16 * k + 4, (RSI,), (EAX,)),
+        ins(ip + 16 * k + 8, (RDI,), (RSI,)),
+        ins(ip + 16 * k + 12, (EAX,), (RDI,), LINE)] for k in range(4)), []),
 }
 
 def build(name, iterations=20000, warm=2000):
@@ -48,7 +63,7 @@ def build(name, iterations=20000, warm=2000):
     return block * (warm + iterations), warm * (len(body) + 1), iterations * (len(body) + 1)
 
 out = Path(sys.argv[1]); out.mkdir(parents=True, exist_ok=True)
-for name in KERNELS:
+for name in sys.argv[2:] or KERNELS:
     data, w, m = build(name)
     with gzip.open(out / f"{name}.champsimtrace.gz", "wb", compresslevel=1) as f:
         f.write(data)
