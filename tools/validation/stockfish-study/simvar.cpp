@@ -2,6 +2,7 @@
 // class latencies and per-PC class rewrites that the CLI does not expose. Build with build.sh.
 //   simvar TRACE [--set k=v]... [--lat CLASS=N]... [--as-class PCFILE CLASS] [--no-store PCFILE]
 //          [--timeline FIRST COUNT] [--no-flags-source PCFILE]
+// --l1-latency N sets the L1d load-to-use latency (MemorySystemSpec; default 4).
 // --no-flags-source drops the flags register from the sources of the records at those PCs.
 // --timeline prints pc, issue, complete and commit cycles of measured instructions
 // [FIRST, FIRST + COUNT) after the summary.
@@ -81,6 +82,7 @@ int main(int argc, char** argv) {
     std::set<std::uint64_t> noStore;
     std::uint64_t tlFirst = 0, tlCount = 0;
     std::set<std::uint64_t> noFlags;
+    MemorySystemSpec memory;
     for (int k = 2; k < argc; ++k) {
         const std::string a = argv[k];
         if (a == "--set" && k + 1 < argc) {
@@ -95,6 +97,8 @@ int main(int argc, char** argv) {
         } else if (a == "--timeline" && k + 2 < argc) {
             tlFirst = std::stoull(argv[++k]);
             tlCount = std::stoull(argv[++k]);
+        } else if (a == "--l1-latency" && k + 1 < argc) {
+            memory.latencies[0] = static_cast<std::uint32_t>(std::stoul(argv[++k]));
         } else if (a == "--no-flags-source" && k + 1 < argc) {
             noFlags = readPcs(argv[++k]);
         } else if (a == "--no-store" && k + 1 < argc) {
@@ -128,7 +132,7 @@ int main(int argc, char** argv) {
     }
     const auto& region = reader.info().regions[0];
     const auto warm = WarmState::ofRegion(region, argv[1]);
-    OutOfOrderCore core(config, {}, {}, lat);
+    OutOfOrderCore core(config, memory, {}, lat);
     StallBreakdownCollector stalls;
     core.addListener(stalls);
     Timeline timeline(tlFirst, tlCount);
