@@ -16,11 +16,10 @@
 #include "trace/ArchReg.h"
 #include "trace/TraceReader.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
