@@ -2,6 +2,9 @@
 // class latencies and per-PC class rewrites that the CLI does not expose. Build with build.sh.
 //   simvar TRACE [--set k=v]... [--lat CLASS=N]... [--as-class PCFILE CLASS] [--no-store PCFILE]
 //          [--timeline FIRST COUNT] [--no-flags-source PCFILE]
+// --drop-rmw-flags drops the flags source of every register-only int-alu record that reads and
+// writes one register and the flags (shifts and rotates by an immediate, inc, dec; also adc/sbb
+// with an immediate, which really read the carry, but are rare).
 // --l1-latency N sets the L1d load-to-use latency (MemorySystemSpec; default 4).
 // --no-flags-source drops the flags register from the sources of the records at those PCs.
 // --timeline prints pc, issue, complete and commit cycles of measured instructions
@@ -61,6 +64,19 @@ private:
 };
 } // namespace
 
+// int-alu, no memory, sources {R, flags}, destinations {R, flags}.
+static bool isRmwFlags(const TraceRecord& r) {
+    if (r.instrClass != InstrClass::IntAlu || r.loadCount || r.storeCount || r.sourceCount != 2 ||
+        r.destinationCount != 2)
+        return false;
+    const bool f0 = r.sources[0] == ArchReg::kFlags, f1 = r.sources[1] == ArchReg::kFlags;
+    if (f0 == f1)
+        return false;
+    const std::uint8_t reg = f0 ? r.sources[1] : r.sources[0];
+    const bool d0 = r.destinations[0] == ArchReg::kFlags, d1 = r.destinations[1] == ArchReg::kFlags;
+    return d0 != d1 && (d0 ? r.destinations[1] : r.destinations[0]) == reg;
+}
+
 static std::set<std::uint64_t> readPcs(const char* path) {
     std::set<std::uint64_t> pcs;
     std::ifstream in(path);
@@ -82,6 +98,7 @@ int main(int argc, char** argv) {
     std::uint64_t tlFirst = 0, tlCount = 0;
     std::set<std::uint64_t> noFlags;
     MemorySystemSpec memory;
+    bool dropRmwFlags = false;
     for (int k = 2; k < argc; ++k) {
         const std::string a = argv[k];
         if (a == "--set" && k + 1 < argc) {
@@ -96,6 +113,8 @@ int main(int argc, char** argv) {
         } else if (a == "--timeline" && k + 2 < argc) {
             tlFirst = std::stoull(argv[++k]);
             tlCount = std::stoull(argv[++k]);
+        } else if (a == "--drop-rmw-flags") {
+            dropRmwFlags = true;
         } else if (a == "--l1-latency" && k + 1 < argc) {
             memory.latencies[0] = static_cast<std::uint32_t>(std::stoul(argv[++k]));
         } else if (a == "--no-flags-source" && k + 1 < argc) {
@@ -123,6 +142,11 @@ int main(int argc, char** argv) {
                     r.sources[n++] = r.sources[s];
             rewritten += n != r.sourceCount;
             r.sourceCount = n;
+        }
+        if (dropRmwFlags && isRmwFlags(r)) {
+            r.sourceCount = 1;
+            r.sources[0] = r.sources[0] == ArchReg::kFlags ? r.sources[1] : r.sources[0];
+            ++rewritten;
         }
         if (noStore.count(r.pc) && r.storeCount > 0) {
             r.storeCount = 0;
