@@ -2,6 +2,7 @@
 
 #include "CommonOptions.h"
 #include "common/ConcordeError.h"
+#include "trace/PipeReader.h"
 #include "trace/RecordSink.h"
 #include "trace/TracerStreamDecoder.h"
 
@@ -128,17 +129,9 @@ int TracerProcess::run(const TracerRegionSpec& spec, TracerStreamDecoder& decode
 
     int status = 0;
     try {
-        std::vector<unsigned char> chunk(1 << 20);
-        for (;;) {
-            const ssize_t got = ::read(fds[0], chunk.data(), chunk.size());
-            if (got < 0 && errno == EINTR)
-                continue;
-            if (got < 0)
-                throw runtimeFailure(std::string("reading the tracer: ") + std::strerror(errno));
-            if (got == 0)
-                break;
-            decoder.feed(chunk.data(), static_cast<std::size_t>(got));
-        }
+        // Read on a second thread, so that the tracer runs while the decoder works.
+        PipeReader::drain(
+            fds[0], [&](const unsigned char* data, std::size_t size) { decoder.feed(data, size); });
         ::close(fds[0]);
         fds[0] = -1;
         while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {

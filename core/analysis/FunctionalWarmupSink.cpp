@@ -8,11 +8,13 @@
 namespace concorde {
 
 FunctionalWarmupSink::FunctionalWarmupSink(RecordSink& downstream, std::uint64_t detailedWarmup,
-                                           std::uint64_t functionalWarmup)
+                                           std::uint64_t functionalWarmup, bool threaded)
     : downstream_(downstream), detailedWarmup_(detailedWarmup),
       functionalWarmup_(functionalWarmup) {
     if (functionalWarmup_ == 0)
         throw usageError("a functional warm-up filter needs a functional warm-up length");
+    if (threaded)
+        worker_.emplace();
 }
 
 void FunctionalWarmupSink::beginRegion(std::uint64_t programStart, std::uint64_t warmup) {
@@ -22,8 +24,13 @@ void FunctionalWarmupSink::beginRegion(std::uint64_t programStart, std::uint64_t
     // A full-length warm-up was not clipped: the instructions before it were never recorded,
     // so the state starts cold there. A clipped one continues from the previous region.
     const bool clipped = warmup < detailedWarmup_ + functionalWarmup_;
-    if (!builder_ || !clipped)
+    if (!builder_ || !clipped) {
         builder_.emplace();
+        if (worker_) {
+            worker_->reset();
+            builder_->logBranches(worker_->log());
+        }
+    }
     downstream_.beginRegion(programStart, warmup - regionFunctional_);
     if (remaining_ == 0)
         passWarmState();
@@ -31,6 +38,8 @@ void FunctionalWarmupSink::beginRegion(std::uint64_t programStart, std::uint64_t
 
 void FunctionalWarmupSink::append(const TraceRecord& record) {
     builder_->observe(record, remaining_ <= kPredictorWarmup);
+    if (worker_)
+        worker_->poll();
     if (remaining_ > 0) {
         ++functionalRecords_;
         if (--remaining_ == 0)
@@ -48,6 +57,8 @@ void FunctionalWarmupSink::appendFunctional(std::span<const FunctionalRecord> re
         remaining_ > kPredictorWarmup ? remaining_ - kPredictorWarmup : 0;
     const std::uint64_t before = builder_->instructions();
     builder_->observe(records, accesses, untrained);
+    if (worker_)
+        worker_->poll();
     const std::uint64_t instructions = builder_->instructions() - before;
     if (instructions > remaining_)
         throw runtimeFailure("internal error: " + std::to_string(instructions) +
@@ -72,13 +83,25 @@ void FunctionalWarmupSink::setWarmState(std::uint64_t functionalWarmup,
 void FunctionalWarmupSink::endRegion() {
     if (!statePassed_) // the program ended inside the functional warm-up
         passWarmState();
+    if (stateQueued_) {
+        stateQueued_ = false;
+        std::vector<std::uint8_t> bytes = worker_->takeSnapshot();
+        warmStateBytes_ += bytes.size();
+        downstream_.setWarmState(stateFunctional_, std::move(bytes));
+    }
     downstream_.endRegion();
 }
 
 void FunctionalWarmupSink::passWarmState() {
     statePassed_ = true;
     if (builder_->instructions() == 0)
-        return; // nothing observed: the region stays cold
+        return;    // nothing observed: the region stays cold
+    if (worker_) { // the worker adds the predictors and encodes
+        worker_->snapshot(builder_->finish());
+        stateQueued_ = true;
+        stateFunctional_ = regionFunctional_ - remaining_;
+        return;
+    }
     std::vector<std::uint8_t> bytes = builder_->finish().encode();
     warmStateBytes_ += bytes.size();
     downstream_.setWarmState(regionFunctional_ - remaining_, std::move(bytes));

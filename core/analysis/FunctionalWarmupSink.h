@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/WarmStateBuilder.h"
+#include "analysis/WarmStateWorker.h"
 #include "trace/RecordSink.h"
 
 #include <cstdint>
@@ -22,6 +23,11 @@ namespace concorde {
 ///
 /// The caches are warmed over the whole functional warm-up, the branch predictor over its last
 /// kPredictorWarmup instructions.
+///
+/// On a machine with more than one CPU (or with `threaded`), the branch predictors are trained
+/// on a second thread (WarmStateWorker) while the caller decodes the next records; the warm
+/// states are the same bytes either way. Their hand-over then waits until right before the
+/// region's endRegion().
 class FunctionalWarmupSink : public RecordSink {
 public:
     /// TAGE's tagged tables and histories are trained over only the last this many
@@ -33,7 +39,8 @@ public:
 
     /// `detailedWarmup` = W, `functionalWarmup` = N as requested from the tracer (N > 0).
     FunctionalWarmupSink(RecordSink& downstream, std::uint64_t detailedWarmup,
-                         std::uint64_t functionalWarmup);
+                         std::uint64_t functionalWarmup,
+                         bool threaded = WarmStateWorker::worthAThread());
 
     void beginRegion(std::uint64_t programStart, std::uint64_t warmup) override;
     void append(const TraceRecord& record) override;
@@ -58,8 +65,11 @@ private:
     std::uint64_t detailedWarmup_;
     std::uint64_t functionalWarmup_;
     std::optional<WarmStateBuilder> builder_;
-    std::uint64_t regionFunctional_ = 0; ///< functional records of the open region
-    std::uint64_t remaining_ = 0;        ///< of those, still to come
+    std::optional<WarmStateWorker> worker_; ///< trains the predictors when threaded
+    bool stateQueued_ = false;              ///< the open region's state is with the worker
+    std::uint64_t stateFunctional_ = 0;     ///< its functional warm-up length
+    std::uint64_t regionFunctional_ = 0;    ///< functional records of the open region
+    std::uint64_t remaining_ = 0;           ///< of those, still to come
     bool statePassed_ = false;
     std::uint64_t functionalRecords_ = 0;
     std::uint64_t warmStateBytes_ = 0;

@@ -120,6 +120,11 @@ void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
         instructions_ += r.followers;
         if (!r.isBranch())
             continue;
+        if (branchLog_) {
+            branchLog_->push_back({r.pc, r.branchTarget, r.size, r.branchKind, r.taken,
+                                   instructions_ - 1 - first >= untrained});
+            continue;
+        }
         branch.pc = r.pc;
         branch.size = r.size;
         branch.branchKind = r.branchKind;
@@ -130,7 +135,27 @@ void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
     }
 }
 
+void WarmStateBuilder::trainOn(TagePredictor& tage, BranchTargetPredictor& targets,
+                               const BranchEvent& event) {
+    TraceRecord branch; // the fields the predictors read
+    branch.pc = event.pc;
+    branch.size = event.size;
+    branch.branchKind = event.kind;
+    branch.taken = event.taken;
+    branch.branchTarget = event.target;
+    if (event.trainPredictor) {
+        tage.predictAndUpdate(branch);
+        targets.predictAndUpdate(branch);
+    } else
+        tage.trainBase(branch);
+}
+
 void WarmStateBuilder::observeBranch(const TraceRecord& branch, bool trainPredictor) {
+    if (branchLog_) {
+        branchLog_->push_back({branch.pc, branch.branchTarget, branch.size, branch.branchKind,
+                               branch.taken, trainPredictor});
+        return;
+    }
     if (trainPredictor) {
         tage_.predictAndUpdate(branch);
         targets_.predictAndUpdate(branch);

@@ -22,6 +22,20 @@ namespace concorde {
 /// however long the warm-up.
 class WarmStateBuilder {
 public:
+    /// A branch as the predictors observe it: what a builder logs instead of training its
+    /// predictors (logBranches()), for WarmStateWorker to train them in the same order.
+    struct BranchEvent {
+        std::uint64_t pc = 0;
+        std::uint64_t target = 0; ///< TraceRecord::branchTarget
+        std::uint8_t size = 0;
+        BranchKind kind = BranchKind::None;
+        bool taken = false;
+        bool trainPredictor = false; ///< observe()'s argument: all predictors, or TAGE's base
+    };
+    /// Trains `tage` and `targets` on `branch` exactly as observe() trains its own predictors.
+    static void trainOn(TagePredictor& tage, BranchTargetPredictor& targets,
+                        const BranchEvent& branch);
+
     explicit WarmStateBuilder(std::uint32_t lineShift = 6, const TagePredictor::Geometry& tage = {},
                               const BranchTargetSpec& targets = {});
 
@@ -40,6 +54,9 @@ public:
     void observe(std::span<const FunctionalRecord> records, std::span<const MemoryAccess> accesses,
                  std::uint64_t untrained);
     std::uint64_t instructions() const { return instructions_; }
+    /// From now on, branches are appended to `log` instead of training the predictors, which
+    /// then stay as they are (finish() carries them so); nullptr trains them again.
+    void logBranches(std::vector<BranchEvent>* log) { branchLog_ = log; }
 
     /// The warm state after everything observed so far.
     WarmState finish() const;
@@ -92,6 +109,7 @@ private:
     std::uint64_t loadsSeen_ = 0;
     TagePredictor tage_;
     BranchTargetPredictor targets_;
+    std::vector<BranchEvent>* branchLog_ = nullptr;
 };
 
 } // namespace concorde

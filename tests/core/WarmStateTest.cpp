@@ -17,6 +17,7 @@
 #include "params/Preset.h"
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
+#include "trace/PipeReader.h"
 #include "trace/TraceReader.h"
 #include "trace/TracerProtocol.h"
 #include "trace/TracerStreamDecoder.h"
@@ -28,6 +29,8 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <thread>
+#include <unistd.h>
 
 using namespace concorde;
 
@@ -448,6 +451,105 @@ private slots:
             overcounted[countAt + b] = static_cast<unsigned char>(count >> (8 * b));
         Result result;
         QVERIFY_THROWS_EXCEPTION(ConcordeError, decode(overcounted, 4096, result));
+    }
+
+    /// `concorde trace` reads the tracer's pipe on a second thread (PipeReader), so that the
+    /// tool never waits for the decoder: the consumer must get every byte in order, whatever
+    /// pieces the writer writes and however long it pauses, and an exception from the consumer
+    /// must come out (not hang) while the writer still holds the pipe open.
+    void pipeReaderHandsOverEveryByteInOrder() {
+        std::mt19937_64 random(11);
+        std::vector<unsigned char> sent(3 * PipeReader::kChunkBytes + 12345);
+        for (auto& b : sent)
+            b = static_cast<unsigned char>(random());
+        int fds[2];
+        QVERIFY(::pipe(fds) == 0);
+        std::thread writer([&] {
+            std::mt19937_64 pieces(3);
+            for (std::size_t at = 0; at < sent.size();) {
+                const std::size_t n =
+                    std::min<std::size_t>(sent.size() - at, 1 + pieces() % 300000);
+                if (::write(fds[1], sent.data() + at, n) != static_cast<ssize_t>(n))
+                    break; // QVERIFY needs the test's thread; the comparison below fails
+                at += n;
+                if (pieces() % 8 == 0)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+            }
+            ::close(fds[1]);
+        });
+        std::vector<unsigned char> received;
+        std::size_t calls = 0;
+        PipeReader::drain(fds[0], [&](const unsigned char* data, std::size_t size) {
+            received.insert(received.end(), data, data + size);
+            ++calls;
+            // A slow consumer, so that chunks queue up behind it.
+            if (calls % 4 == 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        });
+        writer.join();
+        ::close(fds[0]);
+        QVERIFY(received == sent);
+        QVERIFY(calls >= 4);
+
+        QVERIFY(::pipe(fds) == 0);
+        QVERIFY(::write(fds[1], sent.data(), 1000) == 1000); // and the pipe stays open
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 PipeReader::drain(fds[0], [](const unsigned char*, std::size_t) {
+                                     throw std::runtime_error("consumer failed");
+                                 }));
+        ::close(fds[0]);
+        ::close(fds[1]);
+    }
+
+    /// `concorde trace` trains the branch predictors on a second thread (WarmStateWorker) while
+    /// the decoder and the line table go on: fed the same tool stream, the threaded sink must
+    /// hand on exactly the serial one's trace and warm states, through queue-full waits (a
+    /// functional warm-up of hundreds of thousands of branches), clipped regions carrying their
+    /// state on, detailed records observed between batches, and a program that ends inside a
+    /// functional warm-up.
+    void threadedBuilderGivesTheSerialWarmStates() {
+        const std::uint64_t W = 100, M = 400;
+        const std::uint64_t longest = FunctionalWarmupSink::kPredictorWarmup + 30000;
+        const std::vector<unsigned char> bytes =
+            twoThreadToolStream(W, {longest, 0, 9000, 6000}, M);
+        struct Result {
+            synthetic::VectorSink out;
+            std::uint64_t written = 0, functional = 0, stateBytes = 0;
+        };
+        const auto decode = [&](bool threaded, Result& result) {
+            FunctionalWarmupSink warming(result.out, W, longest, threaded);
+            TracerStreamDecoder decoder(warming);
+            for (std::size_t at = 0; at < bytes.size();) {
+                const std::size_t n = std::min<std::size_t>(bytes.size() - at, 65536 + at % 4099);
+                decoder.feed(bytes.data() + at, n);
+                at += n;
+            }
+            decoder.finish();
+            QVERIFY(decoder.complete());
+            result.written = decoder.recordsWritten();
+            result.functional = warming.functionalRecords();
+            result.stateBytes = warming.warmStateBytes();
+        };
+        Result serial, threaded;
+        decode(false, serial);
+        decode(true, threaded);
+        QVERIFY(serial.functional > longest); // hundreds of batches of 4096 records
+        QCOMPARE(threaded.written, serial.written);
+        QCOMPARE(threaded.functional, serial.functional);
+        QCOMPARE(threaded.stateBytes, serial.stateBytes);
+        const auto& a = serial.out.regions();
+        const auto& b = threaded.out.regions();
+        QCOMPARE(a.size(), std::size_t(4));
+        QCOMPARE(b.size(), a.size());
+        for (std::size_t r = 0; r < a.size(); ++r) {
+            QCOMPARE(b[r].functionalWarmup, a[r].functionalWarmup);
+            QCOMPARE(b[r].warmup, a[r].warmup);
+            QVERIFY2(b[r].warmState == a[r].warmState, qPrintable(QString("region %1").arg(r)));
+        }
+        // Region 1 (clipped) carries region 0's state on, so the two differ; all are warm.
+        QVERIFY(!a[0].warmState.empty() && !a[1].warmState.empty() && !a[3].warmState.empty());
+        QVERIFY(a[1].warmState != a[0].warmState);
+        QVERIFY(threaded.out.records() == serial.out.records());
     }
 
     /// The byte form round-trips exactly (lines, loads and the TAGE state, which then predicts
