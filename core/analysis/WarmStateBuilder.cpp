@@ -136,8 +136,8 @@ void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
 }
 
 void WarmStateBuilder::trainOn(TagePredictor& tage, BranchTargetPredictor& targets,
-                               const BranchEvent& event) {
-    TraceRecord branch; // the fields the predictors read
+                               const BranchEvent& event, TraceRecord& branch) {
+    // The fields the predictors read (as observe() of FunctionalRecords sets them).
     branch.pc = event.pc;
     branch.size = event.size;
     branch.branchKind = event.kind;

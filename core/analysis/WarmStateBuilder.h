@@ -32,9 +32,11 @@ public:
         bool taken = false;
         bool trainPredictor = false; ///< observe()'s argument: all predictors, or TAGE's base
     };
-    /// Trains `tage` and `targets` on `branch` exactly as observe() trains its own predictors.
+    /// Trains `tage` and `targets` on `branch` exactly as observe() trains its own predictors;
+    /// `scratch` is any record, reused from call to call (a fresh TraceRecord per branch cost
+    /// more than a third of the training).
     static void trainOn(TagePredictor& tage, BranchTargetPredictor& targets,
-                        const BranchEvent& branch);
+                        const BranchEvent& branch, TraceRecord& scratch);
 
     explicit WarmStateBuilder(std::uint32_t lineShift = 6, const TagePredictor::Geometry& tage = {},
                               const BranchTargetSpec& targets = {});

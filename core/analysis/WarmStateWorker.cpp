@@ -98,10 +98,12 @@ void WarmStateWorker::run(Task& task) {
         tage_.emplace(geometry_);
         targets_.emplace(targetSpec_);
         break;
-    case Kind::Events:
+    case Kind::Events: {
+        TraceRecord scratch;
         for (const WarmStateBuilder::BranchEvent& event : task.events)
-            WarmStateBuilder::trainOn(*tage_, *targets_, event);
+            WarmStateBuilder::trainOn(*tage_, *targets_, event, scratch);
         break;
+    }
     case Kind::Snapshot: {
         WarmState& state = *task.state;
         state.tage = std::make_shared<const TagePredictor>(*tage_);
