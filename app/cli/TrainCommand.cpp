@@ -2,6 +2,7 @@
 
 #include "CommonOptions.h"
 #include "JobRunner.h"
+#include "common/ConcordeError.h"
 #include "pipeline/ModelTraining.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
@@ -84,6 +85,22 @@ void TrainCommand::declare(CLI::App& app) {
     app.add_flag("--monotone", ensemble_.monotone,
                  "monotone networks: a larger resource or a lower bp_miss_pct never raises the "
                  "predicted CPI (sign-constrained weights, see docs/design.md)");
+    app.add_option("--composed", composed_,
+                   "composed networks, monotone by construction: each group of blocks that share "
+                   "parameters gets a sub-network of UNITS hidden units and OUTPUTS outputs, "
+                   "combined by a monotone network of the --hidden sizes (docs/design.md)")
+        ->type_name("UNITS,OUTPUTS")
+        ->delimiter(',')
+        ->expected(2)
+        ->check(wholeNumber(1, 4096))
+        ->excludes("--monotone");
+    app.add_option("--group-order-penalty", ensemble_.groupOrderPenalty,
+                   "composed networks: weight of the penalty on group outputs that rise toward a "
+                   "bigger core between two samples of one region, which keeps the monotone "
+                   "repair from moving predictions (docs/design.md)")
+        ->type_name("X")
+        ->check(realNumber(0.0, 1000.0))
+        ->capture_default_str();
     app.add_option(
            "--band-coverage", ensemble_.bandCoverage,
            "fraction of the test split the band is calibrated to hold, each sample predicted by "
@@ -108,6 +125,12 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
     const auto started = std::chrono::steady_clock::now();
     JobRunner runner(err, "train");
     ensemble_.output = CpiModel::parseOutput(output_, "--output");
+    if (composed_.size() == 2) {
+        if (ensemble_.output != CpiOutput::Direct)
+            throw usageError("--composed predicts the CPI directly (--output direct)");
+        ensemble_.composedUnits = composed_[0];
+        ensemble_.composedOutputs = composed_[1];
+    }
     ModelTraining::Result result = runner.run([&](const JobControl& job) {
         return ModelTraining::train(pointers, options_, ensemble_, job);
     });

@@ -2,6 +2,7 @@
 
 #include "common/ConcordeError.h"
 #include "features/BlockCombinations.h"
+#include "features/BlockHosts.h"
 #include "ml/MonotoneEnvelope.h"
 
 #include <algorithm>
@@ -21,6 +22,12 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
             normalizer.features() != static_cast<int>(layout.width()))
             throw badInput("model, normalisation and feature layout disagree on the input width");
     // The members' first layers stacked: one table lookup per block serves them all.
+    const bool composed = model.members.front().composed();
+    for (const Mlp& member : model.members)
+        if (member.composition() != model.members.front().composition())
+            throw badInput("the ensemble's members disagree on their composition");
+    if (composed && model.output != CpiOutput::Direct)
+        throw badInput("a composed model predicts the CPI directly");
     Eigen::Index stacked = 0;
     for (const Mlp& member : model.members)
         stacked += member.weights().front().rows();
@@ -76,12 +83,13 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
         CoreConfig config;
         for (std::size_t c = 0; c < combinations.count(); ++c) {
             combinations.apply(c, config);
-            source(block, config,
-                   std::span<float>(features.col(static_cast<Eigen::Index>(c)).data(),
-                                    block.width));
+            source(
+                block, config,
+                std::span<float>(features.col(static_cast<Eigen::Index>(c)).data(), block.width));
         }
-        // A monotone network needs features that move the right way (MonotoneEnvelope).
-        if (!constraints.empty())
+        // A monotone network needs features that move the right way (MonotoneEnvelope); a
+        // composed one repairs its groups' outputs instead (composeGroups).
+        if (!constraints.empty() && !composed)
             MonotoneEnvelope::apply(
                 block.params, grid_,
                 std::span<const InputConstraint>(constraints).subspan(block.offset, block.width),
@@ -91,68 +99,143 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
             features.rowwise().mean();
         if (anchorColumn)
             b.anchor = features.row(static_cast<Eigen::Index>(*anchorColumn)).transpose();
+        if (composed)
+            b.group = model.members.front().composition().inputGroup[block.offset];
         blocks_.push_back(std::move(b));
     }
     centroid_ = (rawCentroid - normalizer.mean()).cwiseProduct(normalizer.scale());
     foldBlocks();
+    if (composed)
+        composeGroups(model.members);
+}
+
+void BlockPrecomputedMlp::composeGroups(const std::vector<Mlp>& members) {
+    // The tables hold each group's first-layer pre-activations per combination of its host's
+    // parameters (other groups' rows are structural zeros). Run each group's sub-network on
+    // them, repair its outputs over the host's lattice (they may only fall as the core grows:
+    // MonotoneEnvelope::isotonic with the NonDecreasing rule), and project them
+    // through the monotone top's first layer. Groups that do not vary were folded into the
+    // bias and go through the same layers once.
+    const MlpComposition& composition = members.front().composition();
+    const Eigen::Index units = composition.unitsPerGroup;
+    const Eigen::Index outputs = composition.outputsPerGroup;
+    const std::vector<InputConstraint> falling(static_cast<std::size_t>(outputs),
+                                               InputConstraint::NonDecreasing);
+    Eigen::Index stacked = 0;
+    for (const Mlp& member : members)
+        stacked += member.weights()[2].rows();
+    // Runs group g's sub-network of member m on first-layer pre-activations (units × n).
+    const auto groupOutputs = [&](const Mlp& member, Eigen::Index firstRow, Eigen::Index g,
+                                  const Eigen::MatrixXf& pre) {
+        const Eigen::MatrixXf hidden = pre.middleRows(firstRow + g * units, units).cwiseMax(0.0f);
+        Eigen::MatrixXf z =
+            member.weights()[1].block(g * outputs, g * units, outputs, units) * hidden;
+        z.colwise() += member.biases()[1].segment(g * outputs, outputs);
+        return z; // the group outputs are linear (Mlp::linearLayer)
+    };
+    Eigen::VectorXf bias(stacked);
+    {
+        const Eigen::MatrixXf pre = bias_;
+        Eigen::Index firstRow = 0, row = 0;
+        for (const Mlp& member : members) {
+            const Eigen::Index rows = member.weights()[2].rows();
+            bias.segment(row, rows) = member.biases()[2];
+            for (std::size_t g = 0; g < composition.groups(); ++g)
+                if (!composition.groupVaries[g]) {
+                    const auto gi = static_cast<Eigen::Index>(g);
+                    bias.segment(row, rows) +=
+                        member.weights()[2].middleCols(gi * outputs, outputs) *
+                        groupOutputs(member, firstRow, gi, pre).col(0);
+                }
+            firstRow += member.weights()[0].rows();
+            row += rows;
+        }
+    }
+    for (Block& host : blocks_) {
+        const auto g = static_cast<Eigen::Index>(host.group);
+        std::vector<ParamId> params;
+        for (const std::size_t p : host.paramIndex)
+            params.push_back(static_cast<ParamId>(p));
+        Eigen::MatrixXf pre = host.table;
+        pre.colwise() += bias_;
+        Eigen::MatrixXf table(stacked, host.table.cols());
+        Eigen::Index firstRow = 0, row = 0;
+        for (const Mlp& member : members) {
+            Eigen::MatrixXf z = groupOutputs(member, firstRow, g, pre);
+            MonotoneEnvelope::isotonic(params, grid_, falling, z);
+            table.middleRows(row, member.weights()[2].rows()) =
+                member.weights()[2].middleCols(g * outputs, outputs) * z;
+            firstRow += member.weights()[0].rows();
+            row += member.weights()[2].rows();
+        }
+        host.table = std::move(table);
+    }
+    bias_ = std::move(bias);
+    // The tails start after the top's first layer.
+    Eigen::Index row = 0;
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        Tail& tail = tails_[m];
+        tail.row = row;
+        tail.rows = members[m].weights()[2].rows();
+        tail.monotone = true;
+        tail.weights.assign(members[m].weights().begin() + 3, members[m].weights().end());
+        tail.biases.assign(members[m].biases().begin() + 3, members[m].biases().end());
+        row += tail.rows;
+    }
 }
 
 void BlockPrecomputedMlp::foldBlocks() {
-    // A block whose parameters are a subset of another block's adds its table into that host's:
-    // the host's combination determines the member's, so this stays exact, and a prediction
-    // then looks up one column per host (15 for the standard layout instead of 41). Blocks
-    // without parameters go into the bias. Anchor values fold by maximum, as the anchor is one.
-    std::vector<std::size_t> order(blocks_.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return blocks_[a].paramIndex.size() > blocks_[b].paramIndex.size();
-    });
+    // A block whose parameters are a subset of another block's adds its table into that host's
+    // (BlockHosts): the host's combination determines the member's, so this stays exact, and a
+    // prediction then looks up one column per host (14 for the standard layout).
+    // Blocks without parameters go into the bias. Anchor values fold by maximum, as the anchor
+    // is one.
+    std::vector<std::vector<ParamId>> params;
+    for (const Block& b : blocks_) {
+        params.emplace_back();
+        for (const std::size_t p : b.paramIndex)
+            params.back().push_back(static_cast<ParamId>(p));
+    }
+    const BlockHosts::Assignment assignment = BlockHosts::of(params);
     const auto digit = [&](const Block& host, std::size_t j, std::size_t combination) {
         return combination / host.stride[j] % grid_.size(static_cast<ParamId>(host.paramIndex[j]));
     };
-    std::vector<Block> hosts;
-    for (const std::size_t i : order) {
+    std::vector<std::size_t> hostOrder;
+    for (const std::size_t i : assignment.order) {
         Block& member = blocks_[i];
-        if (member.paramIndex.empty()) {
+        const int hostIndex = assignment.host[i];
+        if (hostIndex < 0) {
             bias_ += member.table.col(0);
             if (member.anchor.size())
                 constantAnchor_ = std::max(constantAnchor_, member.anchor(0));
             continue;
         }
-        Block* host = nullptr;
-        std::vector<std::size_t> position; // of each member parameter among the host's
-        for (Block& candidate : hosts) {
-            position.clear();
-            for (const std::size_t p : member.paramIndex) {
-                const auto it =
-                    std::find(candidate.paramIndex.begin(), candidate.paramIndex.end(), p);
-                if (it == candidate.paramIndex.end())
-                    break;
-                position.push_back(static_cast<std::size_t>(it - candidate.paramIndex.begin()));
-            }
-            if (position.size() == member.paramIndex.size()) {
-                host = &candidate;
-                break;
-            }
-        }
-        if (!host) {
-            hosts.push_back(std::move(member));
+        if (hostIndex == static_cast<int>(i)) {
+            hostOrder.push_back(i);
             continue;
         }
-        if (member.anchor.size() && !host->anchor.size())
-            host->anchor = Eigen::VectorXf::Constant(host->table.cols(), 1e-3f);
-        for (Eigen::Index c = 0; c < host->table.cols(); ++c) {
+        Block& host = blocks_[static_cast<std::size_t>(hostIndex)];
+        std::vector<std::size_t> position; // of each member parameter among the host's
+        for (const std::size_t p : member.paramIndex)
+            position.push_back(static_cast<std::size_t>(
+                std::find(host.paramIndex.begin(), host.paramIndex.end(), p) -
+                host.paramIndex.begin()));
+        if (member.anchor.size() && !host.anchor.size())
+            host.anchor = Eigen::VectorXf::Constant(host.table.cols(), 1e-3f);
+        for (Eigen::Index c = 0; c < host.table.cols(); ++c) {
             std::size_t combination = 0;
             for (std::size_t j = 0; j < position.size(); ++j)
                 combination +=
-                    digit(*host, position[j], static_cast<std::size_t>(c)) * member.stride[j];
+                    digit(host, position[j], static_cast<std::size_t>(c)) * member.stride[j];
             const auto from = static_cast<Eigen::Index>(combination);
-            host->table.col(c) += member.table.col(from);
+            host.table.col(c) += member.table.col(from);
             if (member.anchor.size())
-                host->anchor(c) = std::max(host->anchor(c), member.anchor(from));
+                host.anchor(c) = std::max(host.anchor(c), member.anchor(from));
         }
     }
+    std::vector<Block> hosts;
+    for (const std::size_t i : hostOrder)
+        hosts.push_back(std::move(blocks_[i]));
     blocks_ = std::move(hosts);
 }
 

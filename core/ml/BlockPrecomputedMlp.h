@@ -59,6 +59,7 @@ private:
         std::vector<std::size_t> stride;     ///< mixed-radix weight of each parameter's grid index
         Eigen::MatrixXf table;               ///< stacked hidden × combinations
         Eigen::VectorXf anchor;              ///< raw anchor feature per combination, or empty
+        std::uint16_t group = 0;             ///< a composed network's group (MlpComposition)
     };
     /// One member's layers after the first, over its rows of the stacked first layer.
     struct Tail {
@@ -78,6 +79,9 @@ private:
     Eigen::MatrixXf memberCpis(std::span<const CoreConfig> configs) const;
     /// Merges every block into a block whose parameters include its own (see the .cpp).
     void foldBlocks();
+    /// A composed network: runs each group's sub-network over its host's combinations, repairs
+    /// its outputs (MonotoneEnvelope::isotonic) and projects them through the top's first layer.
+    void composeGroups(const std::vector<Mlp>& members);
 
     ParameterGrid grid_;
     std::vector<Block> blocks_;

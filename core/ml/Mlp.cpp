@@ -4,6 +4,7 @@
 #include "common/Crc32.h"
 #include "common/LittleEndian.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -16,6 +17,10 @@ constexpr std::uint32_t kBlobVersion = 1;
 /// Version 2 adds a monotone network's input constraints after the layer sizes: one byte per
 /// input, padded to 4. Unconstrained networks keep writing version 1.
 constexpr std::uint32_t kMonotoneBlobVersion = 2;
+/// Version 3: a composed network. After the layer sizes: units and outputs per group, the group
+/// count, the group of each input (u16, padded to 4 bytes) and whether each group varies (one
+/// byte each, padded to 4). The constraints follow from the composition.
+constexpr std::uint32_t kComposedBlobVersion = 3;
 constexpr std::uint32_t kEnsembleMagic = 0x31534E45; // "ENS1"
 constexpr std::uint32_t kMaxMembers = 64;
 
@@ -47,8 +52,7 @@ Mlp::Mlp(std::vector<int> layerSizes, std::uint64_t seed) : sizes_(std::move(lay
 void Mlp::makeMonotone(std::vector<InputConstraint> constraints) {
     if (constraints.size() != static_cast<std::size_t>(inputs()))
         throw usageError("a monotone MLP needs one constraint per input (" +
-                         std::to_string(inputs()) + "), got " +
-                         std::to_string(constraints.size()));
+                         std::to_string(inputs()) + "), got " + std::to_string(constraints.size()));
     constraints_ = std::move(constraints);
     // Start from the magnitudes of the initial weights so that projection zeroes none of them.
     for (std::size_t l = 0; l < weights_.size(); ++l)
@@ -59,10 +63,53 @@ void Mlp::makeMonotone(std::vector<InputConstraint> constraints) {
     project();
 }
 
+void Mlp::makeComposed(MlpComposition composition) {
+    composition.check();
+    const auto groups = static_cast<int>(composition.groups());
+    if (sizes_.size() < 5 || composition.inputGroup.size() != static_cast<std::size_t>(inputs()) ||
+        sizes_[1] != groups * composition.unitsPerGroup ||
+        sizes_[2] != groups * composition.outputsPerGroup)
+        throw usageError("a composed MLP needs layer sizes {inputs, groups × units, groups × "
+                         "outputs, …, 1} matching its composition");
+    std::vector<int> fanIn(composition.groups(), 0);
+    for (const std::uint16_t g : composition.inputGroup)
+        ++fanIn[g];
+    // He initialisation assumed every input feeds every unit; a group's units see only its own.
+    for (Eigen::Index r = 0; r < weights_[0].rows(); ++r)
+        weights_[0].row(r) *= static_cast<float>(std::sqrt(
+            double(inputs()) / fanIn[static_cast<std::size_t>(r / composition.unitsPerGroup)]));
+    weights_[1] *= static_cast<float>(std::sqrt(double(groups)));
+    constraints_.clear();
+    for (std::size_t g = 0; g < composition.groups(); ++g)
+        constraints_.insert(
+            constraints_.end(), static_cast<std::size_t>(composition.outputsPerGroup),
+            composition.groupVaries[g] ? InputConstraint::NonDecreasing : InputConstraint::Free);
+    composition_ = std::move(composition);
+    for (std::size_t l = 2; l < weights_.size(); ++l)
+        weights_[l] = weights_[l].cwiseAbs();
+    project();
+}
+
 void Mlp::project() {
     if (!monotone())
         return;
-    Matrix& first = weights_.front();
+    if (composed()) {
+        // Structural zeros: a group's units see only its inputs, its outputs only its units.
+        const int units = composition_.unitsPerGroup;
+        const int outputs = composition_.outputsPerGroup;
+        Matrix& w0 = weights_[0];
+        for (Eigen::Index c = 0; c < w0.cols(); ++c)
+            for (Eigen::Index r = 0; r < w0.rows(); ++r)
+                if (r / units != composition_.inputGroup[static_cast<std::size_t>(c)])
+                    w0(r, c) = 0.0f;
+        Matrix& w1 = weights_[1];
+        for (Eigen::Index c = 0; c < w1.cols(); ++c)
+            for (Eigen::Index r = 0; r < w1.rows(); ++r)
+                if (r / outputs != c / units)
+                    w1(r, c) = 0.0f;
+    }
+    const std::size_t constrained = constrainedLayer();
+    Matrix& first = weights_[constrained];
     for (std::size_t i = 0; i < constraints_.size(); ++i) {
         auto column = first.col(static_cast<Eigen::Index>(i));
         switch (constraints_[i]) {
@@ -79,7 +126,7 @@ void Mlp::project() {
             break;
         }
     }
-    for (std::size_t l = 1; l < weights_.size(); ++l)
+    for (std::size_t l = constrained + 1; l < weights_.size(); ++l)
         weights_[l] = weights_[l].cwiseMax(0.0f);
 }
 
@@ -122,7 +169,8 @@ Mlp::Vector Mlp::forward(const Matrix& batch, Activations& act) const {
         act.pre.push_back(z);
         if (l + 1 < weights_.size()) {
             Matrix a = z;
-            activateHidden(a, monotone());
+            if (!linearLayer(l))
+                activateHidden(a, mixedActivation(l));
             act.post.push_back(std::move(a));
         } else {
             act.post.push_back(z.unaryExpr([](float x) { return softplus(x); }));
@@ -137,7 +185,8 @@ Mlp::Vector Mlp::predict(const Matrix& batch) const {
         Matrix z = weights_[l] * a;
         z.colwise() += biases_[l];
         if (l + 1 < weights_.size()) {
-            activateHidden(z, monotone());
+            if (!linearLayer(l))
+                activateHidden(z, mixedActivation(l));
             a = std::move(z);
         } else {
             a = z.unaryExpr([](float x) { return softplus(x); });
@@ -150,8 +199,8 @@ double Mlp::predict(const Vector& sample) const {
     return predict(Matrix(sample))(0);
 }
 
-Mlp::Gradients Mlp::backward(const Activations& act,
-                             const Eigen::RowVectorXf& outputGradient) const {
+Mlp::Gradients Mlp::backward(const Activations& act, const Eigen::RowVectorXf& outputGradient,
+                             std::size_t injectAt, const Matrix* injected) const {
     Gradients g;
     const std::size_t layers = weights_.size();
     g.weights.resize(layers);
@@ -165,12 +214,18 @@ Mlp::Gradients Mlp::backward(const Activations& act,
         if (l == 0)
             break;
         Matrix back = weights_[l].transpose() * delta;
+        if (injected && l == injectAt)
+            back += *injected;
         // ReLU passes the gradient where z > 0, its concave mirror where z < 0.
+        if (linearLayer(l - 1)) {
+            delta = std::move(back);
+            continue;
+        }
         Matrix slope = act.pre[l - 1].unaryExpr([](float z) { return z > 0 ? 1.0f : 0.0f; });
-        if (monotone())
+        if (mixedActivation(l - 1))
             for (Eigen::Index r = 1; r < slope.rows(); r += 2)
-                slope.row(r) = act.pre[l - 1].row(r).unaryExpr(
-                    [](float z) { return z < 0 ? 1.0f : 0.0f; });
+                slope.row(r) =
+                    act.pre[l - 1].row(r).unaryExpr([](float z) { return z < 0 ? 1.0f : 0.0f; });
         delta = back.cwiseProduct(slope);
     }
     return g;
@@ -179,11 +234,29 @@ Mlp::Gradients Mlp::backward(const Activations& act,
 std::vector<unsigned char> Mlp::toBlob() const {
     std::vector<unsigned char> blob(16 + 4 * sizes_.size());
     le::store32(blob.data(), kBlobMagic);
-    le::store32(blob.data() + 4, monotone() ? kMonotoneBlobVersion : kBlobVersion);
+    le::store32(blob.data() + 4, composed()   ? kComposedBlobVersion
+                                 : monotone() ? kMonotoneBlobVersion
+                                              : kBlobVersion);
     le::store32(blob.data() + 8, static_cast<std::uint32_t>(sizes_.size()));
     for (std::size_t i = 0; i < sizes_.size(); ++i)
         le::store32(blob.data() + 16 + 4 * i, static_cast<std::uint32_t>(sizes_[i]));
-    if (monotone()) {
+    const auto pad = [&blob] { blob.resize((blob.size() + 3) / 4 * 4, 0); };
+    if (composed()) {
+        unsigned char word[4];
+        for (const int v : {composition_.unitsPerGroup, composition_.outputsPerGroup,
+                            static_cast<int>(composition_.groups())}) {
+            le::store32(word, static_cast<std::uint32_t>(v));
+            blob.insert(blob.end(), word, word + 4);
+        }
+        for (const std::uint16_t g : composition_.inputGroup) {
+            blob.push_back(static_cast<unsigned char>(g & 0xFF));
+            blob.push_back(static_cast<unsigned char>(g >> 8));
+        }
+        pad();
+        for (const bool varies : composition_.groupVaries)
+            blob.push_back(varies ? 1 : 0);
+        pad();
+    } else if (monotone()) {
         for (const InputConstraint c : constraints_)
             blob.push_back(static_cast<unsigned char>(c));
         blob.resize(blob.size() + (4 - constraints_.size() % 4) % 4, 0);
@@ -209,7 +282,8 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
     if (blob.size() < 16 || le::load32(blob.data()) != kBlobMagic)
         throw badInput("model weights: not an MLP blob");
     const std::uint32_t version = le::load32(blob.data() + 4);
-    if (version != kBlobVersion && version != kMonotoneBlobVersion)
+    if (version != kBlobVersion && version != kMonotoneBlobVersion &&
+        version != kComposedBlobVersion)
         throw badInput("model weights: unsupported version " + std::to_string(version));
     const std::uint32_t layers = le::load32(blob.data() + 8);
     if (layers < 2 || layers > 16 || blob.size() < 16 + 4ull * layers)
@@ -228,13 +302,42 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
     std::uint64_t parameters = 0;
     for (std::size_t l = 1; l < mlp.sizes_.size(); ++l)
         parameters += std::uint64_t(mlp.sizes_[l]) * (std::uint64_t(mlp.sizes_[l - 1]) + 1);
-    const std::uint64_t constraintBytes =
+    std::size_t offset = 16 + 4ull * layers;
+    MlpComposition composition;
+    std::uint64_t constraintBytes =
         version == kMonotoneBlobVersion ? (std::uint64_t(mlp.sizes_[0]) + 3) / 4 * 4 : 0;
-    if (blob.size() != 16 + 4ull * layers + constraintBytes + 4 * parameters)
+    if (version == kComposedBlobVersion) {
+        if (blob.size() - offset < 12)
+            throw badInput("model weights: the composition is cut short");
+        composition.unitsPerGroup =
+            static_cast<int>(std::min<std::uint32_t>(le::load32(blob.data() + offset), 1u << 20));
+        composition.outputsPerGroup = static_cast<int>(
+            std::min<std::uint32_t>(le::load32(blob.data() + offset + 4), 1u << 20));
+        const std::uint32_t groups = le::load32(blob.data() + offset + 8);
+        if (groups == 0 || groups > 4096)
+            throw badInput("model weights: a composition of " + std::to_string(groups) + " groups");
+        offset += 12;
+        const std::uint64_t groupBytes = (2ull * std::uint64_t(mlp.sizes_[0]) + 3) / 4 * 4;
+        const std::uint64_t variesBytes = (std::uint64_t(groups) + 3) / 4 * 4;
+        if (blob.size() - offset < groupBytes + variesBytes)
+            throw badInput("model weights: the composition is cut short");
+        for (int i = 0; i < mlp.sizes_[0]; ++i)
+            composition.inputGroup.push_back(static_cast<std::uint16_t>(
+                blob[offset + 2 * std::size_t(i)] | blob[offset + 2 * std::size_t(i) + 1] << 8));
+        offset += groupBytes;
+        for (std::uint32_t g = 0; g < groups; ++g) {
+            if (blob[offset + g] > 1)
+                throw badInput("model weights: a group flag of " +
+                               std::to_string(blob[offset + g]));
+            composition.groupVaries.push_back(blob[offset + g] == 1);
+        }
+        offset += variesBytes;
+        composition.check();
+    }
+    if (blob.size() != offset + constraintBytes + 4 * parameters)
         throw badInput("model weights: the blob is " + std::to_string(blob.size()) +
                        " bytes, its layer sizes need " +
-                       std::to_string(16 + 4ull * layers + constraintBytes + 4 * parameters));
-    std::size_t offset = 16 + 4ull * layers;
+                       std::to_string(offset + constraintBytes + 4 * parameters));
     std::vector<InputConstraint> constraints;
     for (int i = 0; version == kMonotoneBlobVersion && i < mlp.sizes_[0]; ++i) {
         const unsigned char c = blob[offset + static_cast<std::size_t>(i)];
@@ -264,6 +367,19 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
         throw badInput("model weights: trailing bytes");
     if (mlp.sizes_.back() != 1)
         throw badInput("model weights: the last layer must have one output");
+    if (!composition.empty()) {
+        // The sizes must fit the composition; makeComposed on a copy gives the constraints.
+        const auto groups = static_cast<int>(composition.groups());
+        if (mlp.sizes_.size() < 5 || mlp.sizes_[1] != groups * composition.unitsPerGroup ||
+            mlp.sizes_[2] != groups * composition.outputsPerGroup)
+            throw badInput("model weights: the layer sizes do not fit the composition");
+        for (std::size_t g = 0; g < composition.groups(); ++g)
+            constraints.insert(constraints.end(),
+                               static_cast<std::size_t>(composition.outputsPerGroup),
+                               composition.groupVaries[g] ? InputConstraint::NonDecreasing
+                                                          : InputConstraint::Free);
+        mlp.composition_ = std::move(composition);
+    }
     if (!constraints.empty()) {
         // Stored weights must already satisfy their constraints: projecting must change nothing.
         mlp.constraints_ = std::move(constraints);
@@ -272,7 +388,7 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
         for (std::size_t l = 0; l < mlp.weights_.size(); ++l)
             if (!(projected.weights_[l] == mlp.weights_[l]))
                 throw badInput("model weights: layer " + std::to_string(l + 1) +
-                               " breaks the network's monotonicity constraints");
+                               " breaks the network's monotonicity or composition constraints");
     }
     return mlp;
 }
@@ -312,9 +428,9 @@ std::vector<Mlp> Mlp::ensembleFromBlob(const std::vector<unsigned char>& blob) {
         if (blob.size() - offset < size)
             throw badInput("model weights: ensemble member " + std::to_string(m) +
                            " is longer than the blob");
-        members.push_back(fromBlob(std::vector<unsigned char>(
-            blob.begin() + static_cast<long>(offset),
-            blob.begin() + static_cast<long>(offset + size))));
+        members.push_back(
+            fromBlob(std::vector<unsigned char>(blob.begin() + static_cast<long>(offset),
+                                                blob.begin() + static_cast<long>(offset + size))));
         offset += size;
     }
     if (offset != blob.size())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ml/MlpComposition.h"
+
 #include <Eigen/Dense>
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -37,8 +39,29 @@ public:
     /// monotone in each constrained input, while the mix keeps the network from being merely
     /// convex. Projects the current weights onto the constraints.
     void makeMonotone(std::vector<InputConstraint> constraints);
+    /// Makes this a composed network (MlpComposition): layer 0 connects each group's hidden
+    /// units to its inputs only (ReLU), layer 1 each group's outputs to its hidden units only
+    /// (linear; both any sign), and from layer 2 on the network is monotone as above,
+    /// non-decreasing in the outputs of groups that vary and free in the others. Needs layer sizes
+    /// {inputs, groups × units, groups × outputs, hidden…, 1} (at least one hidden layer on top).
+    /// Rescales the initial weights to the groups' fan-in and projects them onto the structure.
+    void makeComposed(MlpComposition composition);
     bool monotone() const { return !constraints_.empty(); }
+    bool composed() const { return !composition_.empty(); }
+    const MlpComposition& composition() const { return composition_; }
+    /// The layer whose input columns carry the constraints: 0 for a monotone network, 2 for a
+    /// composed one (its groups' outputs).
+    std::size_t constrainedLayer() const { return composed() ? 2 : 0; }
+    /// One constraint per input column of constrainedLayer(); empty when unconstrained.
     const std::vector<InputConstraint>& inputConstraints() const { return constraints_; }
+    /// Whether hidden layer `layer` has no activation: a composed network's group outputs
+    /// (layer 1), which are centred so that the monotone top's convex and concave units both
+    /// start in their active range.
+    bool linearLayer(std::size_t layer) const { return composed() && layer == 1; }
+    /// Whether hidden layer `layer`'s units use the mixed monotone activation.
+    bool mixedActivation(std::size_t layer) const {
+        return monotone() && layer >= constrainedLayer();
+    }
     /// Puts every weight back inside its constraint (after a gradient step); a no-op for an
     /// unconstrained network.
     void project();
@@ -66,15 +89,19 @@ public:
         std::vector<Matrix> weights;
         std::vector<Vector> biases;
     };
-    Gradients backward(const Activations& activations,
-                       const Eigen::RowVectorXf& outputGradient) const;
+    /// `injected`, if given, is an extra gradient of the loss with respect to the input of layer
+    /// `injectAt` (activations.post[injectAt], 1 ≤ injectAt < layers), e.g. a penalty on a
+    /// composed network's group outputs.
+    Gradients backward(const Activations& activations, const Eigen::RowVectorXf& outputGradient,
+                       std::size_t injectAt = 0, const Matrix* injected = nullptr) const;
 
     std::vector<Matrix>& weights() { return weights_; }
     std::vector<Vector>& biases() { return biases_; }
     const std::vector<Matrix>& weights() const { return weights_; }
     const std::vector<Vector>& biases() const { return biases_; }
 
-    /// Little-endian float32 blob with a header and CRC (for the database).
+    /// Little-endian float32 blob with a header and CRC (for the database). Version 1: plain;
+    /// 2: monotone (the constraints follow the sizes); 3: composed (the composition follows).
     std::vector<unsigned char> toBlob() const;
     /// Throws a bad-input ConcordeError naming the problem on a malformed blob.
     static Mlp fromBlob(const std::vector<unsigned char>& blob);
@@ -88,8 +115,9 @@ public:
 
 private:
     std::vector<int> sizes_;
-    std::vector<InputConstraint> constraints_; ///< one per input when monotone, else empty
-    std::vector<Matrix> weights_; ///< W_l: sizes[l] × sizes[l-1]
+    std::vector<InputConstraint> constraints_; ///< see inputConstraints()
+    MlpComposition composition_;               ///< empty unless composed
+    std::vector<Matrix> weights_;              ///< W_l: sizes[l] × sizes[l-1]
     std::vector<Vector> biases_;
 };
 

@@ -54,4 +54,80 @@ void MonotoneEnvelope::apply(const std::vector<ParamId>& params, const Parameter
     }
 }
 
+namespace {
+
+/// Isotonic regression of `values` to a non-decreasing sequence (pool adjacent violators, equal
+/// weights), in place.
+void nonDecreasing(std::vector<float>& values) {
+    std::vector<double> sums;
+    std::vector<std::size_t> counts;
+    for (const float v : values) {
+        sums.push_back(v);
+        counts.push_back(1);
+        while (sums.size() > 1 && sums[sums.size() - 2] * double(counts.back()) >
+                                      sums.back() * double(counts[counts.size() - 2])) {
+            sums[sums.size() - 2] += sums.back();
+            counts[counts.size() - 2] += counts.back();
+            sums.pop_back();
+            counts.pop_back();
+        }
+    }
+    std::size_t at = 0;
+    for (std::size_t b = 0; b < sums.size(); ++b)
+        for (std::size_t k = 0; k < counts[b]; ++k)
+            values[at++] = static_cast<float>(sums[b] / double(counts[b]));
+}
+
+} // namespace
+
+void MonotoneEnvelope::isotonic(const std::vector<ParamId>& params, const ParameterGrid& grid,
+                                std::span<const InputConstraint> constraints,
+                                Eigen::MatrixXf& features, int sweeps) {
+    if (constraints.size() != static_cast<std::size_t>(features.rows()))
+        throw usageError("the monotone envelope needs one constraint per feature row");
+    std::vector<std::size_t> stride(params.size());
+    std::size_t count = 1;
+    for (std::size_t j = params.size(); j-- > 0;) {
+        stride[j] = count;
+        count *= grid.size(params[j]);
+    }
+    if (count != static_cast<std::size_t>(features.cols()))
+        throw usageError("the monotone envelope needs one column per parameter combination");
+    std::vector<float> line;
+    for (int sweep = 0; sweep < sweeps; ++sweep)
+        for (std::size_t j = 0; j < params.size(); ++j) {
+            const std::size_t radix = grid.size(params[j]);
+            const int direction = ParameterSpace::betterDirection(params[j]);
+            if (direction == 0 || radix < 2)
+                continue;
+            line.resize(radix);
+            for (std::size_t start = 0; start < count; ++start) {
+                if (start / stride[j] % radix != 0)
+                    continue; // not the first point of its line along axis j
+                // Position k of the line from the smallest core to the biggest.
+                const auto column = [&](std::size_t k) {
+                    return static_cast<Eigen::Index>(start + (direction > 0 ? k : radix - 1 - k) *
+                                                                 stride[j]);
+                };
+                for (std::size_t r = 0; r < constraints.size(); ++r) {
+                    const auto row = static_cast<Eigen::Index>(r);
+                    // Growing rows rise along the line; falling ones are fitted negated.
+                    float sign = 0;
+                    if (constraints[r] == InputConstraint::NonIncreasing)
+                        sign = 1;
+                    else if (constraints[r] == InputConstraint::NonDecreasing)
+                        sign = -1;
+                    if (sign == 0)
+                        continue;
+                    for (std::size_t k = 0; k < radix; ++k)
+                        line[k] = sign * features(row, column(k));
+                    nonDecreasing(line);
+                    for (std::size_t k = 0; k < radix; ++k)
+                        features(row, column(k)) = sign * line[k];
+                }
+            }
+        }
+    apply(params, grid, constraints, features);
+}
+
 } // namespace concorde

@@ -33,6 +33,17 @@ public:
     /// so this costs one pass per parameter.
     static void apply(const std::vector<ParamId>& params, const ParameterGrid& grid,
                       std::span<const InputConstraint> constraints, Eigen::MatrixXf& features);
+
+    /// The same guarantee with smaller moves, for a composed network's group outputs. apply()
+    /// replaces a value by the best over its whole down-set, so a value that is out of order
+    /// anywhere in a lattice drags the largest core's value all the way to it. Here each row is
+    /// first brought close to monotone by `sweeps` rounds of isotonic regression along every
+    /// ordered axis in turn (pool-adjacent-violators on each line of the lattice: every value
+    /// moves only as far as its line's order needs, to the mean of the values it is out of
+    /// order with), and apply() then removes what is left, so the result is exactly monotone.
+    static void isotonic(const std::vector<ParamId>& params, const ParameterGrid& grid,
+                         std::span<const InputConstraint> constraints, Eigen::MatrixXf& features,
+                         int sweeps = 8);
 };
 
 } // namespace concorde

@@ -2,6 +2,7 @@
 
 #include "common/ConcordeError.h"
 #include "ml/MonotoneConstraints.h"
+#include "params/ParameterSpace.h"
 #include "store/DatasetFile.h"
 #include "store/GridDescription.h"
 
@@ -74,6 +75,38 @@ std::vector<Eigen::Index> bootstrapColumns(const std::vector<DatasetSample>& sam
 }
 
 constexpr std::size_t kMinimumOutOfBagSamples = 100;
+
+/// Regions, signed parameter positions and each group's parameters of the training samples, for
+/// a composed network's group-order penalty.
+GroupOrderContext groupOrderContext(const FeatureLayout& layout, const MlpComposition& composition,
+                                    const std::vector<DatasetSample>& samples) {
+    GroupOrderContext context;
+    std::map<std::pair<std::string, std::uint32_t>, std::uint32_t> regions;
+    context.position.resize(static_cast<Eigen::Index>(kParamCount),
+                            static_cast<Eigen::Index>(samples.size()));
+    for (std::size_t j = 0; j < samples.size(); ++j) {
+        const DatasetSample& s = samples[j];
+        const auto key = std::make_pair(s.program, s.regionIndex);
+        const auto found = regions.try_emplace(key, static_cast<std::uint32_t>(regions.size()));
+        context.region.push_back(found.first->second);
+        for (std::size_t p = 0; p < kParamCount; ++p) {
+            const auto id = static_cast<ParamId>(p);
+            const int direction = ParameterSpace::betterDirection(id);
+            const double value = s.config.value(id);
+            context.position(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(j)) =
+                static_cast<float>(direction == 0 ? value : direction * value);
+        }
+    }
+    for (std::size_t p = 0; p < kParamCount; ++p)
+        context.ordered.push_back(ParameterSpace::betterDirection(static_cast<ParamId>(p)) != 0);
+    std::vector<std::set<int>> params(composition.groups());
+    for (const FeatureBlock& block : layout.blocks())
+        for (const ParamId id : block.params)
+            params[composition.inputGroup[block.offset]].insert(static_cast<int>(id));
+    for (const std::set<int>& set : params)
+        context.groupParams.emplace_back(set.begin(), set.end());
+    return context;
+}
 
 } // namespace
 
@@ -176,6 +209,13 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
                 std::span<const float>(raw.col(j).data(), static_cast<std::size_t>(raw.rows())),
                 anchors));
     }
+    const GroupOrderContext orderContext =
+        ensemble.composedUnits > 0 && ensemble.groupOrderPenalty > 0
+            ? groupOrderContext(layout,
+                                MlpComposition::forLayout(layout, ensemble.composedUnits,
+                                                          ensemble.composedOutputs),
+                                trainSamples)
+            : GroupOrderContext{};
     const auto members = static_cast<std::size_t>(ensemble.members);
     result.model.members.resize(members);
     std::vector<TrainingReport> reports(members);
@@ -189,6 +229,10 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
         memberOptions.seed = options.seed + k;
         if (ensemble.monotone)
             memberOptions.inputConstraints = MonotoneConstraints::forLayout(layout);
+        if (ensemble.composedUnits > 0)
+            memberOptions.composition =
+                MlpComposition::forLayout(layout, ensemble.composedUnits, ensemble.composedOutputs);
+        memberOptions.groupOrderPenalty = ensemble.groupOrderPenalty;
         const JobControl memberJob =
             members == 1 ? job : job.nested([&job, k](const JobProgress& progress) {
                 JobProgress p = progress;
@@ -200,7 +244,8 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
         // the spread.
         if (members == 1 || (k == 0 && ensemble.firstMemberCentre)) {
             result.model.members[k] =
-                MlpTrainer(memberOptions).train(normalised, memberTargets, reports[k], memberJob);
+                MlpTrainer(memberOptions)
+                    .train(normalised, memberTargets, orderContext, reports[k], memberJob);
             return;
         }
         seen[k].clear();
@@ -212,7 +257,12 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
             x.col(static_cast<Eigen::Index>(c)) = normalised.col(columns[c]);
             y(static_cast<Eigen::Index>(c)) = memberTargets(columns[c]);
         }
-        result.model.members[k] = MlpTrainer(memberOptions).train(x, y, reports[k], memberJob);
+        const GroupOrderContext memberContext =
+            orderContext.empty()
+                ? GroupOrderContext{}
+                : orderContext.select(std::vector<std::size_t>(columns.begin(), columns.end()));
+        result.model.members[k] =
+            MlpTrainer(memberOptions).train(x, y, memberContext, reports[k], memberJob);
     });
     result.report = reports.front();
 
@@ -244,15 +294,20 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
         for (const TrainingReport& r : reports)
             m["training"]["members"].push_back(r.toJson());
     }
-    m["ensemble"] = {{"members", members},
-                     {"output", CpiModel::outputName(ensemble.output)},
-                     {"bootstrap", members == 1 ? "none"
-                                   : ensemble.firstMemberCentre
-                                       ? "programs (member 0: all, the centre)"
-                                       : "programs"},
-                     {"monotone", ensemble.monotone},
-                     {"band", result.model.band.toJson()},
-                     {"band_calibration_set", bandSet}};
+    m["ensemble"] = {
+        {"members", members},
+        {"output", CpiModel::outputName(ensemble.output)},
+        {"bootstrap", members == 1                 ? "none"
+                      : ensemble.firstMemberCentre ? "programs (member 0: all, the centre)"
+                                                   : "programs"},
+        {"monotone", ensemble.monotone},
+        {"composed", ensemble.composedUnits > 0
+                         ? nlohmann::json{{"units_per_group", ensemble.composedUnits},
+                                          {"outputs_per_group", ensemble.composedOutputs},
+                                          {"group_order_penalty", ensemble.groupOrderPenalty}}
+                         : nlohmann::json(false)},
+        {"band", result.model.band.toJson()},
+        {"band_calibration_set", bandSet}};
     m["training"]["hidden"] = options.hidden;
     m["training"]["batch_size"] = options.batchSize;
     m["training"]["learning_rate"] = options.learningRate;

@@ -39,6 +39,13 @@ public:
         CpiOutput output = CpiOutput::Direct;
         /// Monotone networks (MonotoneConstraints): a larger resource never raises the CPI.
         bool monotone = false;
+        /// Composed networks (MlpComposition) when composedUnits > 0: each group of blocks that
+        /// share parameters gets a sub-network of this many hidden units and composedOutputs
+        /// outputs under a monotone top; monotone by construction once precomputed.
+        int composedUnits = 0;
+        int composedOutputs = 4;
+        /// Composed networks: weight of the group-order penalty (GroupOrderContext).
+        double groupOrderPenalty = 0;
         /// The fraction of the "test" split (regions never trained on) the band is calibrated to
         /// hold, each sample predicted by the members whose bootstrap left its program out (the
         /// case of a program no member saw); the whole ensemble when too few samples have two

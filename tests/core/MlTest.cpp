@@ -2,6 +2,7 @@
 // determinism, and serialisation.
 #include "common/ConcordeError.h"
 #include "common/Crc32.h"
+#include "features/FeatureLayout.h"
 #include "ml/BandCalibration.h"
 #include "ml/FeatureNormalizer.h"
 #include "ml/LinearBaseline.h"
@@ -9,11 +10,12 @@
 #include "ml/MlpTrainer.h"
 #include "ml/MonotoneConstraints.h"
 #include "ml/OutOfDistributionScore.h"
-#include "features/FeatureLayout.h"
 
 #include <QtTest>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <set>
 
 using namespace concorde;
 
@@ -52,6 +54,8 @@ private slots:
                                InputConstraint::Free, InputConstraint::Unused,
                                InputConstraint::NonIncreasing});
         checkGradients(monotone);
+        // A composed network: masked group layers, linear group outputs, a monotone top.
+        checkGradients(smallComposed(3));
         // The loss gradient of the mean relative error: sign(ŷ − y) / (y · n).
         Eigen::VectorXf predictions(3), targets(3);
         predictions << 2, 1, 3;
@@ -67,8 +71,8 @@ private slots:
     // (projected steps).
     void monotoneNetworkHoldsItsConstraints() {
         const std::vector<InputConstraint> constraints{
-            InputConstraint::NonIncreasing, InputConstraint::NonDecreasing,
-            InputConstraint::Free, InputConstraint::Unused};
+            InputConstraint::NonIncreasing, InputConstraint::NonDecreasing, InputConstraint::Free,
+            InputConstraint::Unused};
         const auto verify = [&](const Mlp& mlp, const char* what) {
             std::mt19937_64 rng(9);
             for (int trial = 0; trial < 300; ++trial) {
@@ -120,7 +124,113 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp({4, 3, 1}, 1).makeMonotone({}));
     }
 
+    // Issue 17 item 5: a composed network keeps its structure through training (a group's
+    // units see only its inputs), rises with every varying group's outputs, round-trips
+    // through its blob, and a blob whose weights break the structure is refused.
+    void composedNetworkKeepsItsStructure() {
+        const Eigen::MatrixXf x = randomMatrix(5, 400, 31);
+        Eigen::VectorXf y(400);
+        for (int s = 0; s < 400; ++s)
+            y(s) = 2.0f + 0.8f * x(0, s) * x(1, s) - 0.6f * x(2, s) + 0.3f * x(4, s) * x(4, s);
+        TrainingOptions options;
+        options.hidden = {6};
+        options.maxEpochs = 20;
+        options.composition = smallComposed(1).composition();
+        TrainingReport report;
+        const Mlp trained = MlpTrainer(options).train(x, y, report);
+        QVERIFY(trained.composed() && trained.monotone());
+        QCOMPARE(trained.constrainedLayer(), std::size_t(2));
+        const MlpComposition& c = trained.composition();
+        for (Eigen::Index col = 0; col < 5; ++col)
+            for (Eigen::Index r = 0; r < trained.weights()[0].rows(); ++r)
+                if (r / c.unitsPerGroup != c.inputGroup[static_cast<std::size_t>(col)])
+                    QCOMPARE(trained.weights()[0](r, col), 0.0f);
+        // Moving group 1's inputs (2 and 3) leaves groups 0's and 2's outputs where they were.
+        const auto groupOutputs = [&](const Eigen::VectorXf& in) {
+            Eigen::VectorXf h = trained.weights()[0] * in + trained.biases()[0];
+            return Eigen::VectorXf(trained.weights()[1] * h.cwiseMax(0.0f) + trained.biases()[1]);
+        };
+        Eigen::VectorXf a = x.col(0), b = a;
+        b(2) += 0.9f;
+        b(3) -= 0.4f;
+        const Eigen::VectorXf za = groupOutputs(a), zb = groupOutputs(b);
+        for (Eigen::Index r = 0; r < za.size(); ++r)
+            if (r / c.outputsPerGroup != 1)
+                QCOMPARE(za(r), zb(r));
+        QVERIFY((za - zb).norm() > 0);
+        for (Eigen::Index r = 0; r < trained.weights()[2].rows(); ++r)
+            for (Eigen::Index col = 0; col < 2 * c.outputsPerGroup; ++col)
+                QVERIFY(trained.weights()[2](r, col) >= 0.0f); // varying groups: non-negative
+        QVERIFY(trained.weights()[3].minCoeff() >= 0.0f);
+        const Mlp back = Mlp::fromBlob(trained.toBlob());
+        QVERIFY(back.composition() == c);
+        QVERIFY(back.predict(x) == trained.predict(x));
+        Mlp broken = trained;
+        broken.weights()[0](0, 4) = 0.25f; // group 0's unit reading group 2's input
+        try {
+            Mlp::fromBlob(broken.toBlob());
+            QFAIL("weights breaking the composition were accepted");
+        } catch (const ConcordeError& e) {
+            QVERIFY2(QString(e.what()).contains("monotonicity"), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, Mlp({5, 6, 6, 1}, 1).makeComposed(c));
+        options.inputConstraints.assign(5, InputConstraint::Free);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError, MlpTrainer(options).train(x, y, report));
+    }
+
+    // The standard layout's groups are the precomputation's hosts: every block lands in the
+    // group of the host holding its parameters, and the fixed blocks in the last group.
+    void compositionOfTheStandardLayout() {
+        const FeatureLayout layout = FeatureLayout::standard();
+        const MlpComposition c = MlpComposition::forLayout(layout, 12, 4);
+        QCOMPARE(c.inputGroup.size(), layout.width());
+        QVERIFY(!c.groupVaries.back());
+        std::map<std::uint16_t, std::set<ParamId>> params;
+        for (const FeatureBlock& block : layout.blocks()) {
+            const std::uint16_t g = c.inputGroup[block.offset];
+            QVERIFY2(block.params.empty() == !c.groupVaries[g], block.name.c_str());
+            params[g].insert(block.params.begin(), block.params.end());
+        }
+        // A group's parameters are exactly its host's, so each group has a block naming all.
+        for (const auto& [g, set] : params) {
+            if (!c.groupVaries[g])
+                continue;
+            bool host = false;
+            for (const FeatureBlock& block : layout.blocks())
+                host = host || (c.inputGroup[block.offset] == g &&
+                                std::set<ParamId>(block.params.begin(), block.params.end()) == set);
+            QVERIFY2(host, qPrintable(QString("group %1 has no host block").arg(g)));
+        }
+        // One varying group per maximal parameter set (no other block's set contains it).
+        std::set<std::set<ParamId>> maximal;
+        for (const FeatureBlock& a : layout.blocks()) {
+            const std::set<ParamId> sa(a.params.begin(), a.params.end());
+            bool contained = sa.empty();
+            for (const FeatureBlock& b : layout.blocks()) {
+                const std::set<ParamId> sb(b.params.begin(), b.params.end());
+                contained =
+                    contained || (sb.size() > sa.size() &&
+                                  std::includes(sb.begin(), sb.end(), sa.begin(), sa.end()));
+            }
+            if (!contained)
+                maximal.insert(sa);
+        }
+        QCOMPARE(c.groups(), maximal.size() + 1);
+    }
+
 private:
+    /// Five inputs in three groups (two varying, the last fixed), 2 units and 2 outputs each.
+    static Mlp smallComposed(std::uint64_t seed) {
+        MlpComposition c;
+        c.inputGroup = {0, 0, 1, 1, 2};
+        c.groupVaries = {true, true, false};
+        c.unitsPerGroup = 2;
+        c.outputsPerGroup = 2;
+        Mlp mlp({5, 6, 6, 4, 1}, seed);
+        mlp.makeComposed(c);
+        return mlp;
+    }
+
     static void checkGradients(const Mlp& mlp) {
         const Eigen::MatrixXf x = randomMatrix(5, 6, 4);
         const Eigen::RowVectorXf c = randomMatrix(1, 6, 5);
@@ -154,7 +264,10 @@ private:
                         2e-2 * std::max(1.0, std::abs(numerical)));
             }
         }
-        QCOMPARE(checked, 5 * 7 + 7 * 4 + 4 * 1);
+        int expected = 0;
+        for (const auto& w : mlp.weights())
+            expected += static_cast<int>(w.size());
+        QCOMPARE(checked, expected);
     }
 
 private slots:
@@ -248,10 +361,12 @@ private slots:
         for (const FeatureBlock& block : layout.blocks())
             if (block.kind == BlockKind::Parameter)
                 x.row(static_cast<Eigen::Index>(block.offset)).setRandom() *= 50.0f;
-        const OutOfDistributionScore ood = OutOfDistributionScore::fit(layout, x, programs, regions);
+        const OutOfDistributionScore ood =
+            OutOfDistributionScore::fit(layout, x, programs, regions);
         QCOMPARE(ood.programs(), std::size_t(3));
         // Regions lie about 1 from the nearest other program.
-        QVERIFY2(std::abs(ood.threshold() - 1.0) < 0.05, qPrintable(QString::number(ood.threshold())));
+        QVERIFY2(std::abs(ood.threshold() - 1.0) < 0.05,
+                 qPrintable(QString::number(ood.threshold())));
         Eigen::VectorXf probe = Eigen::VectorXf::Constant(width, 1.0f);
         QVERIFY(ood.score(probe) < 0.05);
         QCOMPARE(ood.nearestProgram(probe), std::string("b"));
@@ -271,8 +386,8 @@ private slots:
             QVERIFY2(QString(e.what()).contains("centroids"), e.what());
         }
         // One program: nothing to compare against, so no score.
-        const OutOfDistributionScore single = OutOfDistributionScore::fit(
-            layout, x.leftCols(1), {"a"}, {0});
+        const OutOfDistributionScore single =
+            OutOfDistributionScore::fit(layout, x.leftCols(1), {"a"}, {0});
         QVERIFY(single.empty());
         QCOMPARE(single.score(probe), 0.0);
     }
@@ -350,8 +465,7 @@ private slots:
         std::vector<double> firstTargets;
         for (std::size_t i = 0; i < members.size(); ++i)
             firstTargets.push_back(members[i][0] * std::exp(0.05 * double(i + 1)));
-        const BandCalibration first =
-            BandCalibration::fit(members, firstTargets, 0.8, 0.0, true);
+        const BandCalibration first = BandCalibration::fit(members, firstTargets, 0.8, 0.0, true);
         QVERIFY(first.firstIsCentre());
         QVERIFY(std::abs(first.scale() - 4.0) < 1e-6);
         QCOMPARE(first.combine(members[2]).cpi, members[2][0]);
