@@ -7,6 +7,7 @@
 #include "ml/MonotoneEnvelope.h"
 
 #include <QtTest>
+#include <functional>
 #include <random>
 #include <set>
 
@@ -61,6 +62,47 @@ FeatureNormalizer normalizerOn(const FeatureLayout& layout, const ParameterGrid&
     for (int s = 0; s < 64; ++s)
         sample.col(s) = fullVector(layout, randomOnGrid(grid, rng));
     return FeatureNormalizer::fit(sample);
+}
+
+/// What sweeping every ordered parameter over its grid toward the bigger core found, from
+/// `bases` random base configurations: the steps taken, the largest relative rise of `fast`,
+/// and how many steps `raw` rose.
+struct SweepResult {
+    std::size_t steps = 0;
+    double largestRise = 0;
+    std::size_t rawRises = 0;
+};
+
+SweepResult sweepTowardBiggerCores(const ParameterGrid& grid, std::mt19937_64& rng, int bases,
+                                   const std::function<double(const CoreConfig&)>& fast,
+                                   const std::function<double(const CoreConfig&)>& raw) {
+    SweepResult result;
+    for (int b = 0; b < bases; ++b) {
+        const CoreConfig base = randomOnGrid(grid, rng);
+        for (const auto& spec : ParameterSpace::all()) {
+            const int direction = ParameterSpace::betterDirection(spec.id);
+            if (direction == 0)
+                continue;
+            std::vector<double> values = grid.values(spec.id);
+            if (direction < 0)
+                std::reverse(values.begin(), values.end());
+            CoreConfig config = base;
+            config.set(spec.id, values.front());
+            double previous = fast(config);
+            double previousRaw = raw(config);
+            for (std::size_t v = 1; v < values.size(); ++v) {
+                config.set(spec.id, values[v]);
+                const double cpi = fast(config);
+                const double rawCpi = raw(config);
+                result.largestRise = std::max(result.largestRise, cpi / previous - 1);
+                result.rawRises += rawCpi > previousRaw * (1 + 1e-6);
+                ++result.steps;
+                previous = cpi;
+                previousRaw = rawCpi;
+            }
+        }
+    }
+    return result;
 }
 
 CpiModel modelOf(const FeatureLayout& layout, const FeatureNormalizer& normalizer,
@@ -244,33 +286,8 @@ private slots:
                     std::span<const float>(raw.data(), static_cast<std::size_t>(raw.size())))
                 .cpi;
         };
-        std::size_t steps = 0, rawRises = 0;
-        double worst = 0;
-        for (int b = 0; b < 40; ++b) {
-            const CoreConfig base = randomOnGrid(grid, rng);
-            for (const auto& spec : ParameterSpace::all()) {
-                const int direction = ParameterSpace::betterDirection(spec.id);
-                if (direction == 0)
-                    continue;
-                std::vector<double> values = grid.values(spec.id);
-                if (direction < 0)
-                    std::reverse(values.begin(), values.end());
-                CoreConfig config = base;
-                config.set(spec.id, values.front());
-                double previous = fast.predict(config);
-                double previousRaw = rawCpi(config);
-                for (std::size_t v = 1; v < values.size(); ++v) {
-                    config.set(spec.id, values[v]);
-                    const double cpi = fast.predict(config);
-                    const double raw = rawCpi(config);
-                    worst = std::max(worst, cpi / previous - 1);
-                    rawRises += raw > previousRaw * (1 + 1e-6);
-                    ++steps;
-                    previous = cpi;
-                    previousRaw = raw;
-                }
-            }
-        }
+        const auto [steps, worst, rawRises] = sweepTowardBiggerCores(
+            grid, rng, 40, [&](const CoreConfig& c) { return fast.predict(c); }, rawCpi);
         qInfo("%zu steps toward a bigger core: largest rise %.3g; %zu rises on raw features", steps,
               worst, rawRises);
         QVERIFY(steps > 500);
@@ -387,35 +404,11 @@ private slots:
         QVERIFY2(worst <= 1e-5, qPrintable(QString::number(worst)));
 
         // Monotone along every sweep, though the raw network is not.
-        std::size_t steps = 0, rawRises = 0;
-        double rise = 0;
-        for (int b = 0; b < 30; ++b) {
-            const CoreConfig base = randomOnGrid(grid, rng);
-            for (const auto& spec : ParameterSpace::all()) {
-                const int direction = ParameterSpace::betterDirection(spec.id);
-                if (direction == 0)
-                    continue;
-                std::vector<double> values = grid.values(spec.id);
-                if (direction < 0)
-                    std::reverse(values.begin(), values.end());
-                CoreConfig config = base;
-                config.set(spec.id, values.front());
-                double previous = fast.predict(config);
-                double previousRaw =
-                    member.predict(Eigen::VectorXf(normalizer.apply(fullVector(layout, config))));
-                for (std::size_t v = 1; v < values.size(); ++v) {
-                    config.set(spec.id, values[v]);
-                    const double cpi = fast.predict(config);
-                    const double raw = member.predict(
-                        Eigen::VectorXf(normalizer.apply(fullVector(layout, config))));
-                    rise = std::max(rise, cpi / previous - 1);
-                    rawRises += raw > previousRaw * (1 + 1e-6);
-                    ++steps;
-                    previous = cpi;
-                    previousRaw = raw;
-                }
-            }
-        }
+        const auto [steps, rise, rawRises] = sweepTowardBiggerCores(
+            grid, rng, 30, [&](const CoreConfig& c) { return fast.predict(c); },
+            [&](const CoreConfig& c) {
+                return member.predict(Eigen::VectorXf(normalizer.apply(fullVector(layout, c))));
+            });
         qInfo("%zu steps toward a bigger core: largest rise %.3g; %zu rises on raw features", steps,
               rise, rawRises);
         QVERIFY(steps > 500);
