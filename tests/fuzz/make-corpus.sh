@@ -28,7 +28,8 @@ cd "$work"
 "$concorde" build-db --out tiny.sqlite --jobs 1 --window 64 warm.ctrace cold.ctrace >/dev/null
 cp "$root/data/default.sqlite" model.sqlite
 "$concorde" dataset --db model.sqlite --samples 40 --out dataset.sqlite --jobs 1 >/dev/null
-for args in "ensemble --members 2" "single --members 1" "monotone --members 1 --monotone"; do
+for args in "ensemble --members 2" "single --members 1" "monotone --members 1 --monotone" \
+  "composed --members 1 --composed 1,1 --group-order-penalty 0.1"; do
   set -- $args
   name=$1
   shift
@@ -96,7 +97,7 @@ for offset in 0 1; do
   blob fuzz_feature_vector "sample$offset.cfv" dataset.sqlite \
     "SELECT features FROM samples ORDER BY id LIMIT 1 OFFSET $offset"
 done
-for name in ensemble single monotone; do
+for name in ensemble single monotone composed; do
   blob fuzz_model "$name.mlp" model.sqlite "SELECT weights FROM models WHERE name = '$name'"
 done
 mkdir -p "$corpus/fuzz_preset"
