@@ -7,24 +7,8 @@ import concurrent.futures as cf, csv, json, subprocess, sys, tempfile
 from pathlib import Path
 
 
-def ranks(xs):
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    r = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    return cov / (sum((x - ma) ** 2 for x in ra) ** 0.5 * sum((y - mb) ** 2 for y in rb) ** 0.5)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from xcheck import spearman  # noqa: E402 (the cross-check's own rank correlation)
 
 binary, rows_path, traces, out = sys.argv[1], sys.argv[2], Path(sys.argv[3]), sys.argv[4]
 rows = list(csv.DictReader(open(rows_path), delimiter="\t"))
