@@ -22,21 +22,12 @@ KERNELS = [
     ("alu-chain", "chain-int-alu", {}, 2000),
 ]
 
-def sh(cmd):
-    return subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from kernel_exports import sh, prepare as prepare_kernel  # noqa: E402
+
 
 def prepare(name, kern, params, iters):
-    ct = K / f"{name}.ctrace"; cs = K / f"{name}.champsimtrace.gz"; meta = K / f"{name}.meta"
-    if not meta.exists():
-        cmd = [C, "microbench", kern, "--iterations", str(iters), "-o", str(ct)]
-        for k, v in params.items():
-            cmd += ["--param", f"{k}={v}"]
-        out = sh(cmd)
-        m = re.search(r"(\d+) warm-up \+ (\d+) measured", out)
-        sh([C, "export-champsim", "-o", str(cs), str(ct)])
-        meta.write_text(json.dumps({"warm": int(m.group(1)), "meas": int(m.group(2)),
-                                    "cmd": " ".join(cmd[1:])}))
-    return json.loads(meta.read_text())
+    return prepare_kernel(C, K, name, kern, params, iters)
 
 def ours(name, step):
     cmd = [C, "simulate", "--preset", "n1-like", "--json"]
