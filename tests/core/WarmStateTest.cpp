@@ -98,6 +98,15 @@ namespace {
 
 /// Forwards everything to `inner`; with `hideFunctional` it never asks for compact records, so
 /// a producer has to send every record through append() (the general path).
+/// Feeds a tool stream to the decoder in uneven chunks, as a pipe delivers them.
+void feedInUnevenChunks(TracerStreamDecoder& decoder, const std::vector<unsigned char>& bytes) {
+    for (std::size_t at = 0; at < bytes.size();) {
+        const std::size_t n = std::min<std::size_t>(bytes.size() - at, 65536 + at % 4099);
+        decoder.feed(bytes.data() + at, n);
+        at += n;
+    }
+}
+
 /// Two decodings of one stream wrote `count` regions alike: the same warm-up, length,
 /// functional warm-up and warm state.
 template <class Regions>
@@ -369,12 +378,7 @@ private slots:
             FunctionalWarmupSink warming(result.out, W, longest);
             ForwardingSink forward(warming, hideFunctional);
             TracerStreamDecoder decoder(forward);
-            // Fed in uneven chunks, as a pipe delivers them.
-            for (std::size_t at = 0; at < bytes.size();) {
-                const std::size_t n = std::min<std::size_t>(bytes.size() - at, 65536 + at % 4099);
-                decoder.feed(bytes.data() + at, n);
-                at += n;
-            }
+            feedInUnevenChunks(decoder, bytes);
             decoder.finish();
             QVERIFY(decoder.complete());
             result.compact = forward.compactRecords + forward.followers;
@@ -528,11 +532,7 @@ private slots:
         const auto decode = [&](bool threaded, Result& result) {
             FunctionalWarmupSink warming(result.out, W, longest, threaded);
             TracerStreamDecoder decoder(warming);
-            for (std::size_t at = 0; at < bytes.size();) {
-                const std::size_t n = std::min<std::size_t>(bytes.size() - at, 65536 + at % 4099);
-                decoder.feed(bytes.data() + at, n);
-                at += n;
-            }
+            feedInUnevenChunks(decoder, bytes);
             decoder.finish();
             QVERIFY(decoder.complete());
             result.written = decoder.recordsWritten();
