@@ -29,3 +29,25 @@ def prepare(concorde, work, name, kernel, params, iterations):
         meta.write_text(json.dumps({"warm": int(m.group(1)), "meas": int(m.group(2)),
                                     "cmd": " ".join(cmd[1:])}))
     return json.loads(meta.read_text())
+
+
+def roi_core(champsim_json):
+    """The first core's region-of-interest statistics from ChampSim's --json output (a list of
+    phases, one of them named "Simulation")."""
+    simulation = [p for p in champsim_json if p.get("name") == "Simulation"][0]
+    return simulation["roi"]["cores"][0]
+
+
+def champsim_cpi(binary, trace, meta, result, nice=10):
+    """ChampSim's CPI on a kernel's export (`meta` from prepare()), cached in the file `result`
+    so that a rerun simulates only what is missing."""
+    result = Path(result)
+    if not result.exists():
+        raw = result.with_suffix(".raw.json")
+        sh(["nice", "-n", str(nice), str(binary), "--hide-heartbeat",
+            "--warmup-instructions", str(meta["warm"]), "--simulation-instructions",
+            str(meta["meas"]), "--json", str(raw), str(trace)])
+        core = roi_core(json.loads(raw.read_text()))
+        result.write_text(json.dumps({"cpi": core["cycles"] / core["instructions"]}))
+        raw.unlink()
+    return json.loads(result.read_text())["cpi"]

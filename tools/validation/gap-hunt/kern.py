@@ -22,7 +22,7 @@ KERNELS = [
 ]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kernel_exports import sh, prepare as prepare_kernel  # noqa: E402
+from kernel_exports import champsim_cpi, sh, prepare as prepare_kernel  # noqa: E402
 
 
 def prepare(name, kern, params, iters):
@@ -39,16 +39,8 @@ def ours(name, sets):
     return json.loads(r.read_text())["cpi"]
 
 def champ(name, var, meta):
-    r = K / "res" / f"{name}-{var}.json"
-    if not r.exists():
-        tmp = K / "res" / f"{name}-{var}.raw.json"
-        sh(["nice", "-n", "10", BINS[var], "--hide-heartbeat", "--warmup-instructions", str(meta["warm"]),
-            "--simulation-instructions", str(meta["meas"]), "--json", str(tmp), str(K / f"{name}.champsimtrace.gz")])
-        d = json.loads(tmp.read_text())
-        core = [p for p in d if p.get("name") == "Simulation"][0]["roi"]["cores"][0]
-        r.write_text(json.dumps({"cpi": core["cycles"] / core["instructions"]}))
-        tmp.unlink()
-    return json.loads(r.read_text())["cpi"]
+    return champsim_cpi(BINS[var], K / f"{name}.champsimtrace.gz", meta,
+                        K / "res" / f"{name}-{var}.json", nice=10)
 
 if __name__ == "__main__":
     if os.environ.get("ONLY"):

@@ -5,6 +5,7 @@ import concurrent.futures as cf, json, os, subprocess, sys
 from pathlib import Path
 sys.path.insert(0, "/work/main/tools/validation")
 import xcheck
+from kernel_exports import roi_core
 os.environ["CONCORDE_PRESETS_DIR"] = "/work/main/resources/presets"
 C = "/work/xcheck-h/concorde"
 T = Path("/root/.cache/concorde/xcheck/traces")
@@ -26,7 +27,7 @@ def champ(v, p, r):
                         "--simulation-instructions", "1000000", "--json", str(tmp), str(T / f"{stem(p, r)}.champsimtrace.gz")],
                        check=True, capture_output=True)
         d = json.loads(tmp.read_text())
-        core = [ph for ph in d if ph.get("name") == "Simulation"][0]["roi"]["cores"][0]
+        core = roi_core(d)
         out.write_text(json.dumps({"cpi": core["cycles"] / core["instructions"], "mispredict": core.get("mispredict")}))
         tmp.unlink()
     return json.loads(out.read_text())["cpi"]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from xcheck import spearman  # noqa: E402 (the cross-check's own rank correlation)
+from kernel_exports import roi_core  # noqa: E402
 
 binary, rows_path, traces, out = sys.argv[1], sys.argv[2], Path(sys.argv[3]), sys.argv[4]
 rows = list(csv.DictReader(open(rows_path), delimiter="\t"))
@@ -21,7 +22,7 @@ def run(row):
         subprocess.run(["nice", "-n", "5", binary, "--hide-heartbeat", "--warmup-instructions", str(warm),
                         "--simulation-instructions", "1000000", "--json", str(j),
                         str(traces / f"{stem}.champsimtrace.gz")], check=True, capture_output=True)
-        core = [p for p in json.loads(j.read_text()) if p.get("name") == "Simulation"][0]["roi"]["cores"][0]
+        core = roi_core(json.loads(j.read_text()))
         return core["cycles"] / core["instructions"]
 
 with cf.ThreadPoolExecutor(2) as ex:

@@ -23,7 +23,7 @@ KERNELS = [
 ]
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from kernel_exports import sh, prepare as prepare_kernel  # noqa: E402
+from kernel_exports import champsim_cpi, sh, prepare as prepare_kernel  # noqa: E402
 
 
 def prepare(name, kern, params, iters):
@@ -36,17 +36,8 @@ def ours(name, step):
     return json.loads(sh(cmd + [str(K / f"{name}.ctrace")]))["cpi"]
 
 def champ(name, step, meta):
-    r = K / "res" / f"{name}-{step}.json"
-    if not r.exists():
-        tmp = K / "res" / f"{name}-{step}.raw.json"
-        sh(["nice", "-n", "5", str(CSBIN / f"champsim_n1-like_{step}"), "--hide-heartbeat",
-            "--warmup-instructions", str(meta["warm"]), "--simulation-instructions",
-            str(meta["meas"]), "--json", str(tmp), str(K / f"{name}.champsimtrace.gz")])
-        d = json.loads(tmp.read_text())
-        core = [p for p in d if p.get("name") == "Simulation"][0]["roi"]["cores"][0]
-        r.write_text(json.dumps({"cpi": core["cycles"] / core["instructions"]}))
-        tmp.unlink()
-    return json.loads(r.read_text())["cpi"]
+    return champsim_cpi(CSBIN / f"champsim_n1-like_{step}", K / f"{name}.champsimtrace.gz", meta,
+                        K / "res" / f"{name}-{step}.json", nice=5)
 
 if __name__ == "__main__":
     out, steps = sys.argv[1], sys.argv[2:] or list(STEPS)
