@@ -24,6 +24,17 @@ constexpr std::uint32_t kComposedBlobVersion = 3;
 constexpr std::uint32_t kEnsembleMagic = 0x31534E45; // "ENS1"
 constexpr std::uint32_t kMaxMembers = 64;
 
+/// A composed network's constraints on its groups' outputs (the input columns of layer 2): the
+/// prediction may only rise with the outputs of groups that vary, and is free in the others.
+std::vector<InputConstraint> outputConstraints(const MlpComposition& composition) {
+    std::vector<InputConstraint> constraints;
+    for (std::size_t g = 0; g < composition.groups(); ++g)
+        constraints.insert(constraints.end(), static_cast<std::size_t>(composition.outputsPerGroup),
+                           composition.groupVaries[g] ? InputConstraint::NonDecreasing
+                                                      : InputConstraint::Free);
+    return constraints;
+}
+
 } // namespace
 
 Mlp::Mlp(std::vector<int> layerSizes, std::uint64_t seed) : sizes_(std::move(layerSizes)) {
@@ -79,11 +90,7 @@ void Mlp::makeComposed(MlpComposition composition) {
         weights_[0].row(r) *= static_cast<float>(std::sqrt(
             double(inputs()) / fanIn[static_cast<std::size_t>(r / composition.unitsPerGroup)]));
     weights_[1] *= static_cast<float>(std::sqrt(double(groups)));
-    constraints_.clear();
-    for (std::size_t g = 0; g < composition.groups(); ++g)
-        constraints_.insert(
-            constraints_.end(), static_cast<std::size_t>(composition.outputsPerGroup),
-            composition.groupVaries[g] ? InputConstraint::NonDecreasing : InputConstraint::Free);
+    constraints_ = outputConstraints(composition);
     composition_ = std::move(composition);
     for (std::size_t l = 2; l < weights_.size(); ++l)
         weights_[l] = weights_[l].cwiseAbs();
@@ -373,11 +380,7 @@ Mlp Mlp::fromBlob(const std::vector<unsigned char>& blob) {
         if (mlp.sizes_.size() < 5 || mlp.sizes_[1] != groups * composition.unitsPerGroup ||
             mlp.sizes_[2] != groups * composition.outputsPerGroup)
             throw badInput("model weights: the layer sizes do not fit the composition");
-        for (std::size_t g = 0; g < composition.groups(); ++g)
-            constraints.insert(constraints.end(),
-                               static_cast<std::size_t>(composition.outputsPerGroup),
-                               composition.groupVaries[g] ? InputConstraint::NonDecreasing
-                                                          : InputConstraint::Free);
+        constraints = outputConstraints(composition);
         mlp.composition_ = std::move(composition);
     }
     if (!constraints.empty()) {

@@ -209,12 +209,14 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
                 std::span<const float>(raw.col(j).data(), static_cast<std::size_t>(raw.rows())),
                 anchors));
     }
+    // Every member of a composed ensemble has the same groups.
+    const MlpComposition composition =
+        ensemble.composedUnits > 0
+            ? MlpComposition::forLayout(layout, ensemble.composedUnits, ensemble.composedOutputs)
+            : MlpComposition{};
     const GroupOrderContext orderContext =
-        ensemble.composedUnits > 0 && ensemble.groupOrderPenalty > 0
-            ? groupOrderContext(layout,
-                                MlpComposition::forLayout(layout, ensemble.composedUnits,
-                                                          ensemble.composedOutputs),
-                                trainSamples)
+        !composition.empty() && ensemble.groupOrderPenalty > 0
+            ? groupOrderContext(layout, composition, trainSamples)
             : GroupOrderContext{};
     const auto members = static_cast<std::size_t>(ensemble.members);
     result.model.members.resize(members);
@@ -229,9 +231,7 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
         memberOptions.seed = options.seed + k;
         if (ensemble.monotone)
             memberOptions.inputConstraints = MonotoneConstraints::forLayout(layout);
-        if (ensemble.composedUnits > 0)
-            memberOptions.composition =
-                MlpComposition::forLayout(layout, ensemble.composedUnits, ensemble.composedOutputs);
+        memberOptions.composition = composition;
         memberOptions.groupOrderPenalty = ensemble.groupOrderPenalty;
         const JobControl memberJob =
             members == 1 ? job : job.nested([&job, k](const JobProgress& progress) {
