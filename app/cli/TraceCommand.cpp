@@ -6,6 +6,7 @@
 #include "common/ConcordeError.h"
 #include "trace/TraceWriter.h"
 #include "trace/TraceWriterSink.h"
+#include "trace/TracerProtocol.h"
 #include "trace/TracerStreamDecoder.h"
 
 #include <CLI/CLI.hpp>
@@ -121,6 +122,8 @@ int TraceCommand::run(std::ostream& out, std::ostream& err) {
     info.properties["functional_warmup"] = std::to_string(functionalWarmup_);
     info.properties["regions"] = std::to_string(regions_);
     info.properties["interval"] = std::to_string(spec.interval);
+    // The tool is built with this tree, so its analysis is this one (see TracerProtocol.h).
+    info.properties["tracer_analysis"] = std::to_string(CTP_ANALYSIS_VERSION);
 
     TraceWriter writer(output_, info);
     TraceWriterSink writerSink(writer);

@@ -242,6 +242,9 @@ static Bool str_contains(const HChar* s, const HChar* sub) {
    helpers count as FLAGS, other uses prefer the non-flag registers. GETs replaced by constants
    (the register was last written with an immediate in the same block) cannot be recovered. */
 
+static Bool temp_live(IRTemp t);               /* see "Flags reads that are not data inputs" */
+static Bool atom_value(IRExpr* a, ULong* v);
+
 typedef struct { Int lo, hi; Bool is_tmp; IRTemp tmp; } EnvEnt;
 static EnvEnt genv[512];
 static Int genv_n;
@@ -310,10 +313,15 @@ static ULong expr_cross_uses(IRExpr* e, Int j) {
            cross_use(e->Iex.Qop.details->arg3, j, False) |
            cross_use(e->Iex.Qop.details->arg4, j, False);
       break;
-   case Iex_ITE:
-      m |= cross_use(e->Iex.ITE.cond, j, False) | cross_use(e->Iex.ITE.iftrue, j, False) |
-           cross_use(e->Iex.ITE.iffalse, j, False);
+   case Iex_ITE: {
+      ULong c;
+      if (atom_value(e->Iex.ITE.cond, &c)) /* the arm not chosen is not read */
+         m |= cross_use(c ? e->Iex.ITE.iftrue : e->Iex.ITE.iffalse, j, False);
+      else
+         m |= cross_use(e->Iex.ITE.cond, j, False) | cross_use(e->Iex.ITE.iftrue, j, False) |
+              cross_use(e->Iex.ITE.iffalse, j, False);
       break;
+   }
    case Iex_Load: m |= cross_use(e->Iex.Load.addr, j, False); break;
    case Iex_GetI: m |= cross_use(e->Iex.GetI.ix, j, False); break;
    case Iex_CCall: {
@@ -364,6 +372,7 @@ static void reconstruct_reads(IRSB* sb) {
       case Ist_WrTmp: {
          IRExpr* e = st->Ist.WrTmp.data;
          m |= expr_cross_uses(e, j);
+         if (!temp_live(st->Ist.WrTmp.tmp)) m &= ~(1ULL << CTP_REG_FLAGS); /* see below */
          if (e->tag == Iex_Get) {
             Int lo = e->Iex.Get.offset, hi = lo + sizeofIRType(e->Iex.Get.ty) - 1;
             if (!genv_has_key(lo, hi)) genv_bind(lo, hi, IRExpr_RdTmp(st->Ist.WrTmp.tmp));
@@ -371,7 +380,8 @@ static void reconstruct_reads(IRSB* sb) {
          break;
       }
       case Ist_Put: {
-         m |= cross_use(st->Ist.Put.data, j, False);
+         if (st->Ist.Put.offset != GOFF(guest_CC_NDEP)) /* see "Flags reads ..." below */
+            m |= cross_use(st->Ist.Put.data, j, False);
          Int lo = st->Ist.Put.offset;
          Int hi = lo + sizeofIRType(typeOfIRExpr(tyenv, st->Ist.Put.data)) - 1;
          genv_invalidate(lo, hi);
@@ -452,6 +462,208 @@ static Bool is_idiom_op(IROp op) {
    }
 }
 
+/* ---------------------------------------------------------------------------------------------
+   Flags reads that are not data inputs
+
+   VEX describes a partial or conditional flags update by passing the old flags through:
+   - a shift or rotate (also shld/shrd) writes its flags thunk as ITE(count != 0, new, GET(old)),
+     because a zero count leaves the flags unchanged;
+   - inc/dec put the old carry, and rol/ror the old flags, into CC_NDEP (the bits they preserve).
+   Neither is a data input on the cores we model: an Arm core (the n1-like preset) has no flags
+   input for these at all (`lsl`/`ror` write no flags, and an `add`/`sub` that sets flags sets
+   all of NZCV); on x86 cores a select on an immediate count is resolved at decode, and CF is
+   renamed apart from the other flags, so inc/dec do not wait for the old carry (x86 cores may
+   merge the SZAP that rol/ror preserve with the old flags; we follow the Arm view). So a GET of
+   the flags counts as a source only when its value reaches an effect of the block other than a
+   PUT to CC_NDEP, with every ITE whose condition is a constant reduced to its chosen arm.
+   Everything that really reads the flags keeps the source: adc/sbb and rcl/rcr use them in
+   their result, setcc/cmovcc/jcc/pushf/lahf compute from them, and a shift or rotate by CL (or
+   by an immediate 0) keeps the select: its count may be 0, and then the old flags are its
+   flags. With one FLAGS register a carry preserved by inc/dec (adc; inc; adc) now comes from
+   the inc and not from the first adc (see docs/validation.md). Only FLAGS reads are pruned
+   this way; other registers are as before. */
+static UChar* tlive = NULL;  /* temp -> its value reaches an effect */
+static UChar* tknown = NULL; /* temp -> its value is a constant known at translation time */
+static ULong* tval = NULL;
+static Int tlive_cap = 0;
+
+static ULong width_mask(Int bits) { return bits >= 64 ? ~0ULL : (1ULL << bits) - 1; }
+
+static Bool atom_value(IRExpr* a, ULong* v) {
+   if (a->tag == Iex_RdTmp) {
+      IRTemp t = a->Iex.RdTmp.tmp;
+      if (t >= (IRTemp)tlive_cap || !tknown[t]) return False;
+      *v = tval[t];
+      return True;
+   }
+   if (a->tag != Iex_Const) return False;
+   IRConst* c = a->Iex.Const.con;
+   switch (c->tag) {
+   case Ico_U1: *v = c->Ico.U1; return True;
+   case Ico_U8: *v = c->Ico.U8; return True;
+   case Ico_U16: *v = c->Ico.U16; return True;
+   case Ico_U32: *v = c->Ico.U32; return True;
+   case Ico_U64: *v = c->Ico.U64; return True;
+   default: return False;
+   }
+}
+
+/* The ops VEX uses to compute a shift's count and its `count != 0` guard from an immediate. */
+static Bool const_value(IRExpr* e, ULong* v) {
+   ULong a, b;
+   switch (e->tag) {
+   case Iex_Const: case Iex_RdTmp: return atom_value(e, v);
+   case Iex_Unop:
+      if (!atom_value(e->Iex.Unop.arg, &a)) return False;
+      switch (e->Iex.Unop.op) {
+      case Iop_1Uto8: case Iop_1Uto32: case Iop_1Uto64: case Iop_8Uto16: case Iop_8Uto32:
+      case Iop_8Uto64: case Iop_16Uto32: case Iop_16Uto64: case Iop_32Uto64:
+         *v = a; return True;
+      case Iop_64to8: case Iop_32to8: case Iop_16to8: *v = a & 0xff; return True;
+      case Iop_64to16: case Iop_32to16: *v = a & 0xffff; return True;
+      case Iop_64to32: *v = a & 0xffffffffULL; return True;
+      default: return False;
+      }
+   case Iex_Binop: {
+      if (!atom_value(e->Iex.Binop.arg1, &a) || !atom_value(e->Iex.Binop.arg2, &b)) return False;
+      Int w;
+      switch (e->Iex.Binop.op) {
+      case Iop_And8: case Iop_Or8: case Iop_Add8: case Iop_Sub8: case Iop_CmpEQ8:
+      case Iop_CmpNE8: w = 8; break;
+      case Iop_And16: case Iop_Or16: case Iop_Add16: case Iop_Sub16: case Iop_CmpEQ16:
+      case Iop_CmpNE16: w = 16; break;
+      case Iop_And32: case Iop_Or32: case Iop_Add32: case Iop_Sub32: case Iop_CmpEQ32:
+      case Iop_CmpNE32: w = 32; break;
+      case Iop_And64: case Iop_Or64: case Iop_Add64: case Iop_Sub64: case Iop_CmpEQ64:
+      case Iop_CmpNE64: w = 64; break;
+      default: return False;
+      }
+      a &= width_mask(w);
+      b &= width_mask(w);
+      switch (e->Iex.Binop.op) {
+      case Iop_And8: case Iop_And16: case Iop_And32: case Iop_And64: *v = a & b; break;
+      case Iop_Or8: case Iop_Or16: case Iop_Or32: case Iop_Or64: *v = a | b; break;
+      case Iop_Add8: case Iop_Add16: case Iop_Add32: case Iop_Add64:
+         *v = (a + b) & width_mask(w); break;
+      case Iop_Sub8: case Iop_Sub16: case Iop_Sub32: case Iop_Sub64:
+         *v = (a - b) & width_mask(w); break;
+      case Iop_CmpEQ8: case Iop_CmpEQ16: case Iop_CmpEQ32: case Iop_CmpEQ64: *v = a == b; break;
+      default: *v = a != b; break;
+      }
+      return True;
+   }
+   case Iex_ITE:
+      if (!atom_value(e->Iex.ITE.cond, &a)) return False;
+      return atom_value(a ? e->Iex.ITE.iftrue : e->Iex.ITE.iffalse, v);
+   default: return False;
+   }
+}
+
+static void live_atom(IRExpr* a) {
+   if (a && a->tag == Iex_RdTmp && a->Iex.RdTmp.tmp < (IRTemp)tlive_cap)
+      tlive[a->Iex.RdTmp.tmp] = 1;
+}
+
+static void live_expr_args(IRExpr* e) {
+   ULong c;
+   switch (e->tag) {
+   case Iex_RdTmp: live_atom(e); break;
+   case Iex_Unop: live_atom(e->Iex.Unop.arg); break;
+   case Iex_Binop: live_atom(e->Iex.Binop.arg1); live_atom(e->Iex.Binop.arg2); break;
+   case Iex_Triop:
+      live_atom(e->Iex.Triop.details->arg1); live_atom(e->Iex.Triop.details->arg2);
+      live_atom(e->Iex.Triop.details->arg3); break;
+   case Iex_Qop:
+      live_atom(e->Iex.Qop.details->arg1); live_atom(e->Iex.Qop.details->arg2);
+      live_atom(e->Iex.Qop.details->arg3); live_atom(e->Iex.Qop.details->arg4); break;
+   case Iex_ITE:
+      if (atom_value(e->Iex.ITE.cond, &c)) {
+         live_atom(c ? e->Iex.ITE.iftrue : e->Iex.ITE.iffalse);
+      } else {
+         live_atom(e->Iex.ITE.cond); live_atom(e->Iex.ITE.iftrue); live_atom(e->Iex.ITE.iffalse);
+      }
+      break;
+   case Iex_Load: live_atom(e->Iex.Load.addr); break;
+   case Iex_GetI: live_atom(e->Iex.GetI.ix); break;
+   case Iex_CCall:
+      for (Int i = 0; e->Iex.CCall.args[i]; i++) live_atom(e->Iex.CCall.args[i]);
+      break;
+   default: break;
+   }
+}
+
+/* Constants forward, then liveness backward over the whole block (a temp may cross instructions
+   when VEX's cleanup ran). */
+static void compute_live_temps(IRSB* sb) {
+   Int n = sb->tyenv->types_used;
+   if (tlive_cap < n) {
+      tlive_cap = n * 2 + 64;
+      tlive = xrealloc(tlive, tlive_cap);
+      tknown = xrealloc(tknown, tlive_cap);
+      tval = xrealloc(tval, tlive_cap * sizeof(ULong));
+   }
+   VG_(memset)(tlive, 0, tlive_cap);
+   VG_(memset)(tknown, 0, tlive_cap);
+   for (Int i = 0; i < sb->stmts_used; i++) {
+      IRStmt* st = sb->stmts[i];
+      if (st->tag != Ist_WrTmp) continue;
+      IRTemp t = st->Ist.WrTmp.tmp;
+      ULong v;
+      if (t < (IRTemp)tlive_cap && const_value(st->Ist.WrTmp.data, &v)) {
+         tknown[t] = 1;
+         tval[t] = v;
+      }
+   }
+   live_atom(sb->next);
+   for (Int i = sb->stmts_used - 1; i >= 0; i--) {
+      IRStmt* st = sb->stmts[i];
+      switch (st->tag) {
+      case Ist_WrTmp: {
+         IRExpr* e = st->Ist.WrTmp.data;
+         IRTemp t = st->Ist.WrTmp.tmp;
+         if (e->tag == Iex_Load || (t < (IRTemp)tlive_cap && tlive[t])) live_expr_args(e);
+         break;
+      }
+      case Ist_Put:
+         if (st->Ist.Put.offset != GOFF(guest_CC_NDEP)) live_atom(st->Ist.Put.data);
+         break;
+      case Ist_PutI:
+         live_atom(st->Ist.PutI.details->ix); live_atom(st->Ist.PutI.details->data);
+         break;
+      case Ist_Store: live_atom(st->Ist.Store.addr); live_atom(st->Ist.Store.data); break;
+      case Ist_StoreG: {
+         IRStoreG* sg = st->Ist.StoreG.details;
+         live_atom(sg->addr); live_atom(sg->data); live_atom(sg->guard);
+         break;
+      }
+      case Ist_LoadG: {
+         IRLoadG* lg = st->Ist.LoadG.details;
+         live_atom(lg->addr); live_atom(lg->alt); live_atom(lg->guard);
+         break;
+      }
+      case Ist_CAS: {
+         IRCAS* c = st->Ist.CAS.details;
+         live_atom(c->addr); live_atom(c->expdLo); live_atom(c->expdHi);
+         live_atom(c->dataLo); live_atom(c->dataHi);
+         break;
+      }
+      case Ist_LLSC: live_atom(st->Ist.LLSC.addr); live_atom(st->Ist.LLSC.storedata); break;
+      case Ist_Dirty: {
+         IRDirty* d = st->Ist.Dirty.details;
+         live_atom(d->guard); live_atom(d->mAddr);
+         for (Int k = 0; d->args[k]; k++)
+            if (!is_IRExpr_VECRET_or_GSPTR(d->args[k])) live_atom(d->args[k]);
+         break;
+      }
+      case Ist_Exit: live_atom(st->Ist.Exit.guard); break;
+      case Ist_AbiHint: live_atom(st->Ist.AbiHint.base); live_atom(st->Ist.AbiHint.nia); break;
+      default: break;
+      }
+   }
+}
+
+static Bool temp_live(IRTemp t) { return t >= (IRTemp)tlive_cap || tlive[t]; }
+
 static void add_get_reads(IRSB* sb, Insn* in) {
    /* mark temps consumed by idioms */
    for (Int i = in->first_stmt; i < in->end_stmt; i++) {
@@ -468,8 +680,11 @@ static void add_get_reads(IRSB* sb, Insn* in) {
    for (Int i = in->first_stmt; i < in->end_stmt; i++) {
       IRStmt* st = sb->stmts[i];
       if (st->tag == Ist_WrTmp && st->Ist.WrTmp.data->tag == Iex_Get &&
-          st->Ist.WrTmp.tmp < (IRTemp)tget_cap)
-         in->rd |= tget_mask[st->Ist.WrTmp.tmp];
+          st->Ist.WrTmp.tmp < (IRTemp)tget_cap) {
+         ULong m = tget_mask[st->Ist.WrTmp.tmp];
+         if (!temp_live(st->Ist.WrTmp.tmp)) m &= ~(1ULL << CTP_REG_FLAGS);
+         in->rd |= m;
+      }
    }
 }
 
@@ -636,6 +851,7 @@ static void analyse_block(IRSB* sb) {
       }
    }
    if (in) in->end_stmt = sb->stmts_used;
+   compute_live_temps(sb);
    for (Int n = 0; n < n_insns; n++) add_get_reads(sb, &insns[n]);
    reconstruct_reads(sb);
    /* rep-prefixed string ops re-execute themselves: an exit to their own address, or (for plain

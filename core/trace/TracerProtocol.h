@@ -143,8 +143,11 @@
  *     IDFLAG and ACFLAG are one FLAGS register; RIP is never listed; YMM0-15 are vector registers
  *     (an xmm write is a write of the whole ymm register); FTOP/FPREG/FPTAG/FC3210 are one X87
  *     register; SSEROUND and FPROUND are FP_CONTROL; FS/GS bases are SEGMENT. Not sources: bytes
- *     the instruction itself wrote first, and the operands of zero/ones idioms (xor r,r; sub r,r;
- *     pxor/xorps x,x; pcmpeq x,x). A multi-byte nop has no sources. `syscall` lists the Linux
+ *     the instruction itself wrote first, the operands of zero/ones idioms (xor r,r; sub r,r;
+ *     pxor/xorps x,x; pcmpeq x,x), and FLAGS for shifts and rotates (shld/shrd too) by a nonzero
+ *     immediate and for inc/dec, which write the flags without reading them (since
+ *     CTP_ANALYSIS_VERSION 2; shifts by CL, adc/sbb, rcl/rcr and flag readers keep FLAGS). A
+ *     multi-byte nop has no sources. `syscall` lists the Linux
  *     syscall ABI registers (rax, rdi, rsi, rdx, r10, r8, r9 read; rax, rcx, r11 written). Lists
  *     are sorted by register number and complete (TraceRecord keeps the first 8 / 4).
  *   - Memory slots: one per IR load/store (Load, LoadG, Store, StoreG; CAS = load + store; dirty
@@ -171,6 +174,11 @@
 #define CTP_MAGIC "CTRACE\r\n"
 #define CTP_MAGIC_BYTES 8
 #define CTP_VERSION 1u
+/* What the tool's analysis says about an instruction (section 2), not the byte layout: bumped when
+   a new tool would describe the same instruction differently, so traces made before can be told
+   apart (`concorde trace` stores it as the property "tracer_analysis"; traces without it are 1).
+   2: FLAGS is no longer a source of shifts/rotates by a nonzero immediate and of inc/dec. */
+#define CTP_ANALYSIS_VERSION 2u
 #define CTP_ISA_AMD64 1u
 #define CTP_STREAM_HEADER_FIXED 64u
 
