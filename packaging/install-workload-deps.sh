@@ -39,6 +39,10 @@ PACKAGES=(
   gnugo fairy-stockfish
   # scientific and floating point
   lammps glpk-utils ngspice
+  # more floating-point-dominated programs: molecular dynamics, finite elements, dense linear
+  # algebra (numpy on the reference BLAS/LAPACK: with OpenBLAS installed, the alternatives system
+  # gives numpy OpenBLAS instead and its counts change), audio DSP, FDTD electromagnetics
+  gromacs calculix-ccx python3-numpy libblas3 liblapack3 sox meep
   # bioinformatics
   hmmer bwa clustalo
   # XML and text

@@ -3,6 +3,7 @@
 # DIR, deterministically: all data come from fixed seeds through a pseudo-random generator
 # written out here (xorshift64*), so the files are byte-identical on every machine. Nothing is
 # downloaded. Needs only perl (in every Debian) plus gzip and xz for the two pre-compressed inputs.
+# water.tpr (the gromacs workload) is made by GROMACS's own gmx grompp, when GROMACS is installed.
 #
 # The small programs (python, perl, tcl, lua, awk, php, ruby, luajit, node, jq, XSLT and XML
 # Schema, POV-Ray, LAMMPS, MathProg, SPICE and C++ sources) are fixed text files in
@@ -23,6 +24,10 @@ SEED=20240611
 mkdir -p "$DIR"
 DIR=$(cd "$DIR" && pwd)
 STAMP="$DIR/.inputs-v$GENERATOR_VERSION"
+# water.tpr (gromacs) needs GROMACS itself: make the inputs again once it is installed.
+if [ -f "$STAMP" ] && [ ! -f "$DIR/water.tpr" ] && command -v gmx >/dev/null; then
+  rm -f "$STAMP"
+fi
 if [ -f "$STAMP" ] && cmp -s "$STAMP" <(cat "$HERE"/programs/* "$0"); then
   exit 0
 fi
@@ -483,6 +488,78 @@ $state = 20261125 | 1;
     $svg .= "</svg>\n";
     write_file('drawing.svg', $svg);
 }
+
+# ---- beam.inp: a CalculiX deck, a steel cantilever of 40x6x6 hexahedra (ccx): static bending, then modes ----
+{
+    no integer;
+    my ($nx, $ny, $nz) = (40, 6, 6);
+    my ($lx, $ly, $lz) = (200.0, 20.0, 20.0);   # mm
+    my $node = sub { my ($i, $j, $k) = @_; return 1 + $i + ($nx + 1) * ($j + ($ny + 1) * $k); };
+    my $deck = "*HEADING\nSteel cantilever, 8-node bricks\n*NODE, NSET=NALL\n";
+    for my $k (0 .. $nz) {
+        for my $j (0 .. $ny) {
+            for my $i (0 .. $nx) {
+                $deck .= sprintf("%d, %.6f, %.6f, %.6f\n", $node->($i, $j, $k), $lx * $i / $nx, $ly * $j / $ny, $lz * $k / $nz);
+            }
+        }
+    }
+    $deck .= "*ELEMENT, TYPE=C3D8, ELSET=EALL\n";
+    my $element = 0;
+    for my $k (0 .. $nz - 1) {
+        for my $j (0 .. $ny - 1) {
+            for my $i (0 .. $nx - 1) {
+                $deck .= join(', ', ++$element,
+                              $node->($i, $j, $k), $node->($i + 1, $j, $k), $node->($i + 1, $j + 1, $k), $node->($i, $j + 1, $k),
+                              $node->($i, $j, $k + 1), $node->($i + 1, $j, $k + 1), $node->($i + 1, $j + 1, $k + 1),
+                              $node->($i, $j + 1, $k + 1)) . "\n";
+            }
+        }
+    }
+    my ($fixed, $tip, $load) = ('', '', '');
+    for my $k (0 .. $nz) {
+        for my $j (0 .. $ny) {
+            $fixed .= $node->(0, $j, $k) . ",\n";
+            $tip .= $node->($nx, $j, $k) . ",\n";
+            $load .= $node->($nx, $j, $k) . ", 2, -1.\n";
+        }
+    }
+    $deck .= "*NSET, NSET=FIX\n$fixed*NSET, NSET=TIP\n$tip"
+           . "*MATERIAL, NAME=STEEL\n*ELASTIC\n210000., 0.3\n*DENSITY\n7.85E-9\n"
+           . "*SOLID SECTION, ELSET=EALL, MATERIAL=STEEL\n"
+           . "*STEP\n*STATIC\n*BOUNDARY\nFIX, 1, 3\n*CLOAD\n$load*NODE PRINT, NSET=TIP\nU\n*END STEP\n"
+           . "*STEP\n*FREQUENCY\n6\n*BOUNDARY\nFIX, 1, 3\n*END STEP\n";
+    write_file('beam.inp', $deck);
+}
+
+# ---- water.gro, water.top: 1000 SPC water molecules on a lattice in a 3.1 nm box (GROMACS) ----
+{
+    no integer;
+    my ($n, $spacing) = (10, 0.3106);   # nm: about 1 g/cm3
+    my $pi = 4 * atan2(1, 1);
+    my $half_angle = 109.47 / 2 * $pi / 180;   # SPC's H-O-H angle, O-H 0.1 nm
+    my ($across, $up) = (0.1 * sin($half_angle), 0.1 * cos($half_angle));
+    my @atoms;
+    for my $k (0 .. $n - 1) {
+        for my $j (0 .. $n - 1) {
+            for my $i (0 .. $n - 1) {
+                my ($x, $y, $z) = (($i + 0.5) * $spacing, ($j + 0.5) * $spacing, ($k + 0.5) * $spacing);
+                my $phi = (($i * 7 + $j * 13 + $k * 29) % 24) * $pi / 12;   # 24 orientations about y
+                my ($c, $s) = (cos($phi), sin($phi));
+                push @atoms, ['OW', $x, $y, $z], ['HW1', $x + $c * $across, $y + $up, $z + $s * $across],
+                             ['HW2', $x - $c * $across, $y + $up, $z - $s * $across];
+            }
+        }
+    }
+    my $gro = "SPC water box\n" . scalar(@atoms) . "\n";
+    for my $a (0 .. $#atoms) {
+        my ($name, $x, $y, $z) = @{ $atoms[$a] };
+        $gro .= sprintf("%5d%-5s%5s%5d%8.3f%8.3f%8.3f\n", int($a / 3) + 1, 'SOL', $name, $a + 1, $x, $y, $z);
+    }
+    $gro .= sprintf("%10.5f%10.5f%10.5f\n", ($n * $spacing) x 3);
+    write_file('water.gro', $gro);
+    write_file('water.top', "#include \"oplsaa.ff/forcefield.itp\"\n#include \"oplsaa.ff/spc.itp\"\n\n"
+                            . "[ system ]\nSPC water box\n\n[ molecules ]\nSOL " . $n ** 3 . "\n");
+}
 PERL
 
 # Pre-compressed inputs for the decompressors (gzip -n and xz give identical bytes every time).
@@ -490,6 +567,21 @@ gzip -n -9 -c "$DIR/text.txt" >"$DIR/text.txt.gz"
 xz -6 -T1 -c "$DIR/mixed.bin" >"$DIR/mixed.bin.xz"
 
 cp "$HERE"/programs/* "$DIR/"
+
+# The GROMACS run input: gmx grompp (only when GROMACS is installed) turns the water box and
+# water.mdp into water.tpr for `gmx mdrun`. Not in inputs.sha256: grompp writes 4 bytes that
+# differ from run to run (not the physics: `gmx dump` of two files is identical).
+if command -v gmx >/dev/null; then
+  grompp_dir=$(mktemp -d "${TMPDIR:-/tmp}/concorde-grompp-XXXXXX")
+  if ! (cd "$grompp_dir" && GMX_MAXBACKUP=-1 gmx -quiet grompp -f "$DIR/water.mdp" -c "$DIR/water.gro" \
+    -p "$DIR/water.top" -o "$DIR/water.tpr" -po mdout.mdp >grompp.log 2>&1); then
+    echo "make-inputs: gmx grompp failed; the gromacs workload will not run:" >&2
+    tail -n 20 "$grompp_dir/grompp.log" >&2
+  fi
+  rm -rf "$grompp_dir"
+else
+  rm -f "$DIR/water.tpr"
+fi
 
 # The generated files are byte-identical everywhere; inputs.sha256 holds their reference sums
 # (the .gz and .xz files also depend on the gzip and xz versions, Debian 12's here).

@@ -1,0 +1,12 @@
+; Meep FDTD: a 2-D dielectric ring resonator excited by a Gaussian pulse, with PML boundaries.
+(set-param! resolution 14)
+(set! geometry-lattice (make lattice (size 16 16 no-size)))
+(set! geometry (list (make cylinder (center 0 0) (height infinity) (radius 4.0)
+                       (material (make dielectric (epsilon 11.56))))
+                     (make cylinder (center 0 0) (height infinity) (radius 3.0)
+                       (material air))))
+(set! pml-layers (list (make pml (thickness 1.0))))
+(set! sources (list (make source (src (make gaussian-src (frequency 0.15) (fwidth 0.1)))
+                          (component Ez) (center 3.5 0))))
+(set! output-volume (volume (center 0 0) (size 0 0)))
+(run-until 36 (at-end (lambda () (print "ez-at-centre: " (get-field-point Ez (vector3 3.5 0)) "\n"))))
