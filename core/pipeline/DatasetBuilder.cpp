@@ -176,6 +176,8 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                 source = region.series(records, warm);
                 const std::string split =
                     DatasetBuilder::splitOf(region.program, region.regionIndex, options.holdOut);
+                // The dependencies do not depend on the configuration: once per region.
+                const DependencyGraph graph(records, static_cast<std::size_t>(region.warmup));
                 std::vector<DatasetSample> samples(w.draws.size());
                 tbb::parallel_for(std::size_t(0), w.draws.size(), [&](std::size_t j) {
                     if (cancelled())
@@ -199,7 +201,7 @@ DatasetBuilder::Summary run(const std::vector<RegionInput>& regions, const Bound
                     }
                     const SimulationResult result = ReferenceSimulator::simulate(
                         records, static_cast<std::size_t>(region.warmup), s.config,
-                        ReferenceSimulator::kDefaultWindow, warm.get());
+                        ReferenceSimulator::kDefaultWindow, warm.get(), &graph);
                     s.cpi = result.cpi();
                     s.instructions = result.instructions;
                 });

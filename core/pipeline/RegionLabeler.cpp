@@ -142,13 +142,15 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
         },
         [&](Work& work) {
             work.rows.resize(work.jobs.size());
+            // The dependencies do not depend on the configuration: once per region.
+            const DependencyGraph graph(work.records, static_cast<std::size_t>(work.region.warmup));
             tbb::parallel_for(std::size_t(0), work.jobs.size(), [&](std::size_t j) {
                 if (job.cancelled())
                     return;
                 const Job& simulation = work.jobs[j];
                 const SimulationResult result = ReferenceSimulator::simulate(
                     work.records, static_cast<std::size_t>(work.region.warmup), simulation.config,
-                    settings.windowSize, work.warm.get());
+                    settings.windowSize, work.warm.get(), &graph);
                 LabelRow& row = work.rows[j];
                 row.regionId = work.region.id;
                 row.configJson = simulation.config.toJson().dump();

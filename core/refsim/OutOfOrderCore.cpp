@@ -1,19 +1,21 @@
 #include "refsim/OutOfOrderCore.h"
 
 #include "analysis/BranchTargetPredictor.h"
-#include "analysis/DependencyAnalyzer.h"
 #include "analysis/IssueGroup.h"
 #include "analysis/MemoryConfig.h"
 #include "analysis/SimplePredictor.h"
 #include "analysis/TagePredictor.h"
 #include "common/ConcordeError.h"
+#include "refsim/DependencyGraph.h"
 #include "refsim/TimedMemorySystem.h"
 
 #include <algorithm>
 #include <deque>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <queue>
+#include <string>
 
 namespace concorde {
 namespace {
@@ -46,7 +48,7 @@ public:
           predictor_(makePredictor(config)), targets_(pipeline.targets) {}
 
     std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup,
-                      const WarmState* warm);
+                      const WarmState* warm, const DependencyGraph* graph);
 
 private:
     struct FetchLine {
@@ -94,13 +96,9 @@ private:
     std::uint64_t now_ = 0;
 
     // Per-instruction state.
-    std::vector<ProducerList> producers_;
-    std::vector<std::uint32_t> consumerStart_;
-    /// Consumer indices, kEarlyEdge set when the consumer only needs the producer's early
-    /// result (ProducerList::isEarly: ready one cycle after the producer issues).
-    std::vector<std::uint32_t> consumers_;
-    static constexpr std::uint32_t kEarlyEdge = 1u << 31;
-    std::vector<std::uint64_t> issuedAt_; ///< kUnknown until issued
+    std::optional<DependencyGraph> ownGraph_; ///< when run() was given none
+    const DependencyGraph* graph_ = nullptr;
+    std::vector<std::uint64_t> issuedAt_;    ///< kUnknown until issued
     std::vector<std::uint8_t> mispredicted_; ///< direction or target: resolves at execute
     std::vector<std::uint8_t> btbMissed_;    ///< taken, missed the BTB: redirects at decode
     std::vector<std::uint8_t> dispatched_;
@@ -187,21 +185,6 @@ void Engine::prepare(std::span<const TraceRecord> measured) {
     issuedAt_.assign(n_, kUnknown);
     level_.assign(n_, 0);
     writtenAt_.assign(n_, kUnknown);
-    // Reverse dependency edges (consumers of each producer) in CSR form for wake-up.
-    consumerStart_.assign(n_ + 1, 0);
-    for (const auto& list : producers_)
-        for (std::int32_t p : list)
-            ++consumerStart_[static_cast<std::size_t>(p) + 1];
-    for (std::uint64_t i = 0; i < n_; ++i)
-        consumerStart_[i + 1] += consumerStart_[i];
-    consumers_.resize(consumerStart_[n_]);
-    std::vector<std::uint32_t> fill(consumerStart_.begin(), consumerStart_.end() - 1);
-    for (std::uint64_t i = 0; i < n_; ++i) {
-        const ProducerList& list = producers_[i];
-        for (std::size_t k = 0; k < list.size(); ++k)
-            consumers_[fill[static_cast<std::size_t>(list.index[k])]++] =
-                static_cast<std::uint32_t>(i) | (list.isEarly(k) ? kEarlyEdge : 0);
-    }
 }
 
 bool Engine::commitStage() {
@@ -270,7 +253,7 @@ bool Engine::issueOne(std::uint64_t i) {
         // A store producer still in the SQ (before or after commit, until the store buffer
         // has written it to the L1d) forwards its data at L1 latency.
         bool forwarded = false;
-        const ProducerList& deps = producers_[i];
+        const ProducerList& deps = graph_->producers(i);
         for (std::size_t k = 0; k < deps.size(); ++k)
             if (deps.isMemory(k) && writtenAt_[static_cast<std::size_t>(deps.index[k])] > now_)
                 forwarded = true;
@@ -291,11 +274,11 @@ bool Engine::issueOne(std::uint64_t i) {
     complete_[i] = done;
     issuedAt_[i] = now_;
     level_[i] = static_cast<std::uint8_t>(level);
-    for (std::uint32_t c = consumerStart_[i]; c < consumerStart_[i + 1]; ++c) {
-        const std::uint32_t j = consumers_[c] & ~kEarlyEdge;
+    for (const std::uint32_t edge : graph_->consumers(i)) {
+        const std::uint32_t j = edge & ~DependencyGraph::kEarlyEdge;
         if (!dispatched_[j])
             continue; // reads complete_[i] itself when it dispatches
-        readyAt_[j] = std::max(readyAt_[j], (consumers_[c] & kEarlyEdge) ? now_ + 1 : done);
+        readyAt_[j] = std::max(readyAt_[j], (edge & DependencyGraph::kEarlyEdge) ? now_ + 1 : done);
         if (--pending_[j] == 0)
             wakeups_.push({readyAt_[j], j});
     }
@@ -431,7 +414,7 @@ bool Engine::dispatchStage(CycleEvent& event) {
         dispatched_[i] = 1;
         std::uint64_t readyAt = now_ + pipeline_.dispatchToIssueCycles;
         std::uint8_t pending = 0;
-        const ProducerList& deps = producers_[i];
+        const ProducerList& deps = graph_->producers(i);
         for (std::size_t k = 0; k < deps.size(); ++k) {
             const auto p = static_cast<std::size_t>(deps.index[k]);
             if (complete_[p] == kUnknown)
@@ -573,9 +556,15 @@ std::uint64_t Engine::nextEventCycle() {
 }
 
 std::uint64_t Engine::run(std::span<const TraceRecord> records, std::size_t warmup,
-                          const WarmState* warm) {
+                          const WarmState* warm, const DependencyGraph* graph) {
     warmUp(warm, records.first(warmup));
-    producers_ = DependencyAnalyzer::analyze(records, warmup);
+    if (graph == nullptr)
+        graph = &ownGraph_.emplace(records, warmup);
+    else if (graph->size() != records.size() - warmup)
+        throw runtimeFailure("internal error: a dependency graph of " +
+                             std::to_string(graph->size()) + " records given for " +
+                             std::to_string(records.size() - warmup));
+    graph_ = graph;
     prepare(records.subspan(warmup));
     notify([&](SimulationListener& l) { l.onStart(n_); });
     if (n_ == 0) {
@@ -625,12 +614,12 @@ OutOfOrderCore::OutOfOrderCore(const CoreConfig& config, const MemorySystemSpec&
 }
 
 std::uint64_t OutOfOrderCore::run(std::span<const TraceRecord> records, std::size_t warmup,
-                                  const WarmState* warm) {
+                                  const WarmState* warm, const DependencyGraph* graph) {
     if (warmup > records.size())
         throw badInput("warm-up of " + std::to_string(warmup) + " records exceeds the " +
                        std::to_string(records.size()) + " records given");
     Engine engine(config_, memory_, pipeline_, latencies_, listeners_);
-    return engine.run(records, warmup, warm);
+    return engine.run(records, warmup, warm, graph);
 }
 
 } // namespace concorde

@@ -4,6 +4,7 @@
 #include "analysis/MemorySystemSpec.h"
 #include "analysis/WarmState.h"
 #include "params/CoreConfig.h"
+#include "refsim/DependencyGraph.h"
 #include "refsim/PipelineSpec.h"
 #include "refsim/SimulationListener.h"
 #include "trace/TraceRecord.h"
@@ -58,9 +59,11 @@ public:
 
     /// Warms up on records[0, warmup) and simulates records[warmup, end) cycle by cycle.
     /// With `warm`, the caches, prefetcher and TAGE start from that functional warm-up state
-    /// before the warm-up records. Returns the number of cycles the measured part took.
+    /// before the warm-up records. `graph`, when given, must be the DependencyGraph of the same
+    /// records and warm-up (built once for many configurations); otherwise run() builds it.
+    /// Returns the number of cycles the measured part took.
     std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup,
-                      const WarmState* warm = nullptr);
+                      const WarmState* warm = nullptr, const DependencyGraph* graph = nullptr);
 
     const CoreConfig& config() const { return config_; }
     const PipelineSpec& pipeline() const { return pipeline_; }

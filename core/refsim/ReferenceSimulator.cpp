@@ -17,7 +17,8 @@ public:
 
 SimulationResult ReferenceSimulator::simulate(std::span<const TraceRecord> records,
                                               std::size_t warmup, const CoreConfig& config,
-                                              std::uint32_t windowSize, const WarmState* warm) {
+                                              std::uint32_t windowSize, const WarmState* warm,
+                                              const DependencyGraph* graph) {
     OutOfOrderCore core(config);
     WindowIpcCollector windows(windowSize);
     StallBreakdownCollector stalls;
@@ -26,7 +27,7 @@ SimulationResult ReferenceSimulator::simulate(std::span<const TraceRecord> recor
     core.addListener(stalls);
     core.addListener(mispredicts);
     SimulationResult result;
-    result.cycles = core.run(records, warmup, warm);
+    result.cycles = core.run(records, warmup, warm, graph);
     result.instructions = records.size() - warmup;
     result.windowIpc = windows.windowIpc();
     result.stallCycles = stalls.toJson();

@@ -6,6 +6,7 @@
 #include "common/ConcordeError.h"
 #include "params/CoreConfig.h"
 #include "params/Preset.h"
+#include "refsim/DependencyGraph.h"
 #include "refsim/DiagnosticSuite.h"
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
@@ -220,6 +221,62 @@ private slots:
         QVERIFY2(big < n1 && n1 < little,
                  qPrintable(QString("big %1, n1 %2, little %3").arg(big).arg(n1).arg(little)));
         QVERIFY(big > 0.08 && little < 20);
+    }
+
+    // A labeller builds a region's DependencyGraph once and simulates many configurations with
+    // it: every result must be the one the simulator gets when it builds the graph itself, the
+    // graph's consumer lists must be exactly its producer lists reversed, and a graph of other
+    // records is refused.
+    void sharedDependencyGraphGivesTheSameResults() {
+        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
+        std::vector<TraceRecord> records;
+        reader.readRegion(1, records);
+        const auto warmup = static_cast<std::size_t>(reader.info().regions[1].warmup);
+        const std::shared_ptr<const WarmState> warm =
+            WarmState::fromBytes(reader.info().regions[1].warmState, "perl-regex region 1");
+        QVERIFY(warm != nullptr);
+        const DependencyGraph graph(records, warmup);
+        QCOMPARE(graph.size(), records.size() - warmup);
+
+        std::size_t edges = 0;
+        for (std::size_t i = 0; i < graph.size(); ++i)
+            for (const std::int32_t p : graph.producers(i)) {
+                ++edges;
+                const auto consumers = graph.consumers(static_cast<std::size_t>(p));
+                const bool found =
+                    std::any_of(consumers.begin(), consumers.end(), [&](std::uint32_t edge) {
+                        return (edge & ~DependencyGraph::kEarlyEdge) == i;
+                    });
+                QVERIFY2(found, qPrintable(QString("record %1 is missing from the consumers of "
+                                                   "its producer %2")
+                                               .arg(i)
+                                               .arg(p)));
+            }
+        std::size_t consumerEdges = 0;
+        for (std::size_t i = 0; i < graph.size(); ++i)
+            consumerEdges += graph.consumers(i).size();
+        QCOMPARE(consumerEdges, edges);
+        QVERIFY(edges > graph.size() / 2); // a real program: most records have a producer
+
+        for (const char* preset : {"big", "n1-like", "little"}) {
+            const CoreConfig config =
+                Preset::load(std::string(CONCORDE_SOURCE_DIR "/resources/presets/") + preset +
+                             ".json")
+                    .config;
+            const SimulationResult own = ReferenceSimulator::simulate(
+                records, warmup, config, ReferenceSimulator::kDefaultWindow, warm.get());
+            const SimulationResult shared = ReferenceSimulator::simulate(
+                records, warmup, config, ReferenceSimulator::kDefaultWindow, warm.get(), &graph);
+            QCOMPARE(shared.cycles, own.cycles);
+            QCOMPARE(shared.mispredictions, own.mispredictions);
+            QCOMPARE(shared.windowIpc, own.windowIpc);
+        }
+        const DependencyGraph shorter(std::span<const TraceRecord>(records).first(warmup + 10),
+                                      warmup);
+        QVERIFY_THROWS_EXCEPTION(ConcordeError,
+                                 ReferenceSimulator::simulate(records, warmup, CoreConfig(),
+                                                              ReferenceSimulator::kDefaultWindow,
+                                                              warm.get(), &shorter));
     }
 
     // A load whose producing store has committed but is still waiting in the store buffer for
