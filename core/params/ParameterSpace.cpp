@@ -280,10 +280,11 @@ std::string formatNumber(double value) {
 } // namespace
 
 std::string ParameterSpec::formatValue(double value) const {
-    if (kind == ParamKind::Choice) {
-        const auto i = static_cast<std::size_t>(value);
-        return i < choices.size() ? choices[i] : formatNumber(value);
-    }
+    // A choice's index is only cast once it is known to be one: converting a huge, negative or
+    // NaN double to an integer is undefined (fuzz_session found bp = 1e70 in a session file).
+    if (kind == ParamKind::Choice && value >= 0 && value < static_cast<double>(choices.size()) &&
+        std::floor(value) == value)
+        return choices[static_cast<std::size_t>(value)];
     return formatNumber(value);
 }
 

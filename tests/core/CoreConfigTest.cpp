@@ -7,6 +7,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -77,6 +78,30 @@ private slots:
         const QString choice = errorOf([&] { config.applyAssignment("bp=perceptron"); });
         QVERIFY2(choice.contains("simple, tage"), qPrintable(choice));
         QCOMPARE(config.rob(), CoreConfig().rob()); // failed sets change nothing
+    }
+
+    // Regression (fuzz_session, 2026-11-27): a session file with "bp": 1e70 reached
+    // ParameterSpec::formatValue, which cast the double to an index (undefined behaviour, caught
+    // by UBSan). A value that is not a choice's index prints as a number, and the configuration
+    // refuses it with a bad-input error naming the choices.
+    void choiceOutOfRangeFormatsAsANumber() {
+        const ParameterSpec& bp = ParameterSpace::spec(ParamId::BranchPredictor);
+        QCOMPARE(bp.formatValue(1), std::string("tage"));
+        QCOMPARE(bp.formatValue(0), std::string("simple"));
+        QCOMPARE(bp.formatValue(1.0245555555555556e70), std::string("1.02456e+70"));
+        QCOMPARE(bp.formatValue(-1), std::string("-1"));
+        QCOMPARE(bp.formatValue(0.5), std::string("0.5"));
+        QCOMPARE(bp.formatValue(2), std::string("2"));
+        QCOMPARE(bp.formatValue(std::nan("")), std::string("nan"));
+        CoreConfig config;
+        const QString huge = errorOf([&] { config.set(ParamId::BranchPredictor, 1.0245e70); });
+        QVERIFY2(huge.contains("'bp'") && huge.contains("simple, tage"), qPrintable(huge));
+        try {
+            config.set(ParamId::BranchPredictor, 1.0245e70);
+            QFAIL("expected an error");
+        } catch (const ConcordeError& e) {
+            QCOMPARE(e.exitCode(), 2);
+        }
     }
 
     void unknownKeyAndMalformedAssignment() {
