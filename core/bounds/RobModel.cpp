@@ -23,23 +23,11 @@ WindowSeries windowMeans(const std::vector<double>& minuend, const std::vector<d
 
 } // namespace
 
-RobModel::RobModel(const AnnotatedRegion& region) : region_(region) {
+RobModel::RobModel(const AnnotatedRegion& region)
+    : region_(region), consumers_(region.size(), [&](std::size_t i) -> const ProducerList& {
+          return region[i].producers;
+      }) {
     const std::size_t n = region.size();
-    // Consumers of each instruction, CSR, to release them when a producer finishes.
-    consumerStart_.assign(n + 1, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::int32_t p : region[i].producers)
-            ++consumerStart_[static_cast<std::size_t>(p) + 1];
-    for (std::size_t i = 0; i < n; ++i)
-        consumerStart_[i + 1] += consumerStart_[i];
-    consumers_.resize(consumerStart_[n]);
-    std::vector<std::uint32_t> fill(consumerStart_.begin(), consumerStart_.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-        const ProducerList& list = region[i].producers;
-        for (std::size_t k = 0; k < list.size(); ++k)
-            consumers_[fill[static_cast<std::size_t>(list.index[k])]++] =
-                static_cast<std::uint32_t>(i) | (list.isEarly(k) ? kEarlyEdge : 0);
-    }
     compact_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
         const AnnotatedInstruction& inst = region[i];
@@ -140,12 +128,10 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
                                        inst.latency
                                  : s + inst.latency;
             finish_[i] = f;
-            for (std::uint32_t c = consumerStart_[i]; c < consumerStart_[i + 1]; ++c) {
-                // An early edge (the stack pointer of pop/ret/leave) is ready a cycle after
-                // issue, as in the reference simulator.
-                const bool early = (consumers_[c] & kEarlyEdge) != 0;
-                release(consumers_[c] & ~kEarlyEdge, early ? s + 1 : f);
-            }
+            // An early edge (the stack pointer of pop/ret/leave) is ready a cycle after issue, as
+            // in the reference simulator.
+            for (const std::uint32_t edge : consumers_.of(i))
+                release(ConsumerLists::consumer(edge), ConsumerLists::isEarly(edge) ? s + 1 : f);
             // Commit in order as far as finished instructions allow; each commit lets the
             // instruction R places younger arrive.
             while (committed < n && finish_[committed] >= 0) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/AnnotatedRegion.h"
+#include "analysis/ConsumerLists.h"
 #include "bounds/WindowBounds.h"
 
 namespace concorde {
@@ -52,10 +53,7 @@ private:
 
     const AnnotatedRegion& region_;
     std::vector<Compact> compact_;
-    std::vector<std::uint32_t> consumerStart_;
-    /// Consumer indices; kEarlyEdge marks an early dependence (ProducerList::isEarly).
-    std::vector<std::uint32_t> consumers_;
-    static constexpr std::uint32_t kEarlyEdge = 1u << 31;
+    ConsumerLists consumers_;
     std::vector<double> arrival_, start_, finish_, commit_;
     std::vector<std::uint8_t> pending_;
     /// Calendar queue of instructions whose start is known: every time in the model is a whole

@@ -275,10 +275,10 @@ bool Engine::issueOne(std::uint64_t i) {
     issuedAt_[i] = now_;
     level_[i] = static_cast<std::uint8_t>(level);
     for (const std::uint32_t edge : graph_->consumers(i)) {
-        const std::uint32_t j = edge & ~DependencyGraph::kEarlyEdge;
+        const std::uint32_t j = ConsumerLists::consumer(edge);
         if (!dispatched_[j])
             continue; // reads complete_[i] itself when it dispatches
-        readyAt_[j] = std::max(readyAt_[j], (edge & DependencyGraph::kEarlyEdge) ? now_ + 1 : done);
+        readyAt_[j] = std::max(readyAt_[j], ConsumerLists::isEarly(edge) ? now_ + 1 : done);
         if (--pending_[j] == 0)
             wakeups_.push({readyAt_[j], j});
     }

@@ -245,7 +245,7 @@ private slots:
                 const auto consumers = graph.consumers(static_cast<std::size_t>(p));
                 const bool found =
                     std::any_of(consumers.begin(), consumers.end(), [&](std::uint32_t edge) {
-                        return (edge & ~DependencyGraph::kEarlyEdge) == i;
+                        return ConsumerLists::consumer(edge) == i;
                     });
                 QVERIFY2(found, qPrintable(QString("record %1 is missing from the consumers of "
                                                    "its producer %2")
