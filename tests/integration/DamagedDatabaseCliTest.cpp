@@ -3,6 +3,7 @@
 // skipped, and every other program predicts exactly what it predicts on the intact database.
 #include "../support/ConcordeProcess.h"
 #include "../support/DamagedDatabase.h"
+#include "store/FeatureDatabase.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -35,6 +36,17 @@ QJsonObject parse(const QString& text) {
     return doc.object();
 }
 
+/// Complete regions of a program in the shipped database.
+int shippedRegionsOf(const std::string& program) {
+    FeatureDatabase db = FeatureDatabase::openReadOnly(kShipped.toStdString());
+    int count = 0;
+    for (const auto& p : db.programs())
+        if (p.name == program)
+            for (const auto& r : db.regions())
+                count += r.complete && r.programId == p.id ? 1 : 0;
+    return count;
+}
+
 } // namespace
 
 class DamagedDatabaseCliTest : public QObject {
@@ -60,8 +72,11 @@ private slots:
         QVERIFY2(run.err.contains("gzip region 4") && run.err.contains("series group rob"),
                  qPrintable(run.err));
         QVERIFY2(run.err.contains("series blob is"), qPrintable(run.err)); // why
+        const int gzipRegions = shippedRegionsOf("gzip");
+        QVERIFY(gzipRegions >= 2);
         QVERIFY2(run.err.contains("gzip: region 4 damaged") &&
-                     run.err.contains("use the other 3 of 4"),
+                     run.err.contains(
+                         QString("use the other %1 of %2").arg(gzipRegions - 1).arg(gzipRegions)),
                  qPrintable(run.err));
         const auto lost = runConcorde({"validate-db", lost_});
         QVERIFY2(lost.err.contains("bzip2: every region"), qPrintable(lost.err));
@@ -112,7 +127,10 @@ private slots:
         const auto all = runConcorde({"predict", "--db", lost_, "--all"});
         QCOMPARE(all.exitCode, 0);
         QVERIFY(!all.out.contains("bzip2"));
-        QVERIFY2(all.err.contains("5 damaged regions skipped"), qPrintable(all.err));
+        // gzip's one and every bzip2 region
+        const int skipped = 1 + shippedRegionsOf("bzip2");
+        QVERIFY2(all.err.contains(QString("%1 damaged regions skipped").arg(skipped)),
+                 qPrintable(all.err));
     }
 
     void headlessExportWarnsAndExports() {
