@@ -1,5 +1,6 @@
 // Trace analysis, dependencies and latencies: register RAW by last writer, memory RAW by byte
 // overlap, the fixed-capacity producer list and the latency table.
+#include "analysis/ConsumerLists.h"
 #include "analysis/DependencyAnalyzer.h"
 #include "analysis/LatencyTable.h"
 #include "analysis/ProducerList.h"
@@ -77,16 +78,15 @@ private slots:
         }();
         TraceRecord popPushed = op({rbx, rsp}, {rsp}, InstrClass::Load);
         popPushed.addLoad(0x6ff8, 8); // what the push stored
-        const auto d =
-            deps({pop, pop, op({rax}, {rbx}), op({rdx}, {rbx, rsp}), push, popPushed});
+        const auto d = deps({pop, pop, op({rax}, {rbx}), op({rdx}, {rbx, rsp}), push, popPushed});
         QCOMPARE(set(d[1]), Set{0});
-        QVERIFY(d[1].isEarly(0));   // the next pop needs only rsp
-        QVERIFY(!d[2].isEarly(0));  // rbx is the loaded data
+        QVERIFY(d[1].isEarly(0));  // the next pop needs only rsp
+        QVERIFY(!d[2].isEarly(0)); // rbx is the loaded data
         QCOMPARE(set(d[3]), Set{1});
-        QVERIFY(!d[3].isEarly(0));  // rbx and rsp of one pop: waits for the data
+        QVERIFY(!d[3].isEarly(0)); // rbx and rsp of one pop: waits for the data
         QCOMPARE(set(d[4]), Set{1});
-        QVERIFY(d[4].isEarly(0));   // push after pop: rsp only
-        QCOMPARE(set(d[5]), Set{4}); // the pop reads what the push stored
+        QVERIFY(d[4].isEarly(0));                      // push after pop: rsp only
+        QCOMPARE(set(d[5]), Set{4});                   // the pop reads what the push stored
         QVERIFY(d[5].isMemory(0) && !d[5].isEarly(0)); // a push has no load: its rsp is normal
     }
 
@@ -268,6 +268,32 @@ private slots:
         records.push_back(wide);
         const auto d = deps(records);
         QCOMPARE(set(d[12]), (Set{2, 3, 4, 5, 6, 7, 10, 11}));
+    }
+
+    // The reverse edges of a hand-made graph: each producer lists its consumers in instruction
+    // order, an early edge carries its flag, an instruction nobody reads has none, and every
+    // edge appears once.
+    void consumerListsReverseTheProducers() {
+        std::vector<ProducerList> producers(5);
+        producers[1].add(0, false);
+        producers[2].add(0, false, /*early=*/true);
+        producers[2].add(1, true);
+        producers[4].add(0, false);
+        producers[4].add(2, false);
+        const ConsumerLists lists(
+            producers.size(), [&](std::size_t i) -> const ProducerList& { return producers[i]; });
+        const auto of = [&](std::size_t i) {
+            std::vector<std::pair<std::uint32_t, bool>> edges;
+            for (const std::uint32_t edge : lists.of(i))
+                edges.emplace_back(ConsumerLists::consumer(edge), ConsumerLists::isEarly(edge));
+            return edges;
+        };
+        using Edges = std::vector<std::pair<std::uint32_t, bool>>;
+        QCOMPARE(of(0), (Edges{{1, false}, {2, true}, {4, false}}));
+        QCOMPARE(of(1), (Edges{{2, false}}));
+        QCOMPARE(of(2), (Edges{{4, false}}));
+        QVERIFY(of(3).empty());
+        QVERIFY(of(4).empty());
     }
 
     void latencyTableDefaults() {
