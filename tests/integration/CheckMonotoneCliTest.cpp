@@ -2,6 +2,7 @@
 // that is monotone by construction exits 0 and one that is not exits 1 naming the parameter
 // (hand-set models given with --model-from), and the shipped model's JSON counts every
 // prediction.
+#include "../support/CompleteRegions.h"
 #include "../support/ConcordeProcess.h"
 #include "../support/OneParameterModel.h"
 #include "explore/MonotonicityCheck.h"
@@ -20,21 +21,12 @@ namespace {
 
 const QString kShipped = QString(CONCORDE_SOURCE_DIR) + "/data/default.sqlite";
 
-/// Grid points of one base's sweeps: the sum of the checked parameters' grid sizes.
-/// Complete regions of `programs` in the shipped database (read here, not assumed, so the test
-/// follows a rebuilt database).
+/// Complete regions of `programs` in the shipped database.
 std::size_t shippedRegionsOf(const std::set<std::string>& programs) {
-    FeatureDatabase db = FeatureDatabase::openReadOnly(kShipped.toStdString());
-    std::set<std::int64_t> ids;
-    for (const auto& p : db.programs())
-        if (programs.contains(p.name))
-            ids.insert(p.id);
-    std::size_t count = 0;
-    for (const auto& r : db.regions())
-        count += r.complete && ids.contains(r.programId) ? 1 : 0;
-    return count;
+    return testing::completeRegionsOf(kShipped.toStdString(), programs);
 }
 
+/// Grid points of one base's sweeps: the sum of the checked parameters' grid sizes.
 std::size_t gridPointsPerBase() {
     FeatureDatabase db = FeatureDatabase::openReadOnly(kShipped.toStdString());
     const BoundsGrid grid = db.buildSettings().grid;
@@ -103,8 +95,8 @@ private slots:
         QVERIFY2(falling.exitCode == 0, qPrintable(falling.err));
         const std::size_t regions = shippedRegionsOf({"gzip", "lua"});
         QVERIFY(regions >= 2);
-        QVERIFY2(falling.out.contains(QString("%1 regions of 2 programs at 3 base configurations")
-                                          .arg(regions)),
+        QVERIFY2(falling.out.contains(
+                     QString("%1 regions of 2 programs at 3 base configurations").arg(regions)),
                  qPrintable(falling.out));
         QVERIFY(falling.out.contains("total"));
         QVERIFY(!falling.out.contains("worst steps"));

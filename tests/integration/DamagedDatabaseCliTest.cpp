@@ -1,9 +1,9 @@
 // `concorde validate-db`, `predict` and the explorer's headless export on a copy of the shipped
 // database with damaged data (issue 19, item 5): the damage is named, the damaged regions are
 // skipped, and every other program predicts exactly what it predicts on the intact database.
+#include "../support/CompleteRegions.h"
 #include "../support/ConcordeProcess.h"
 #include "../support/DamagedDatabase.h"
-#include "store/FeatureDatabase.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,13 +38,7 @@ QJsonObject parse(const QString& text) {
 
 /// Complete regions of a program in the shipped database.
 int shippedRegionsOf(const std::string& program) {
-    FeatureDatabase db = FeatureDatabase::openReadOnly(kShipped.toStdString());
-    int count = 0;
-    for (const auto& p : db.programs())
-        if (p.name == program)
-            for (const auto& r : db.regions())
-                count += r.complete && r.programId == p.id ? 1 : 0;
-    return count;
+    return static_cast<int>(testing::completeRegionsOf(kShipped.toStdString(), {program}));
 }
 
 } // namespace
