@@ -3,7 +3,9 @@
 #include "common/ConcordeError.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 namespace concorde {
@@ -95,10 +97,10 @@ std::vector<std::uint8_t> TagePredictor::saveState() const {
         w.put<std::int32_t>(field);
     for (const std::uint8_t counter : bimodal_)
         w.put(counter);
-    for (const TaggedEntry& e : tables_) {
-        w.put(e.tag);
-        w.put(e.counter);
-        w.put(e.useful);
+    for (std::size_t s = 0; s < tableTags_.size(); ++s) {
+        w.put(tableTags_[s]);
+        w.put(counters_[s].counter);
+        w.put(counters_[s].useful);
     }
     // All index folds, then all first tag folds, then all second ones.
     for (const FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_})
@@ -132,10 +134,10 @@ void TagePredictor::restoreState(std::span<const std::uint8_t> bytes) {
     TagePredictor restored(geometry_);
     for (std::uint8_t& counter : restored.bimodal_)
         counter = r.get<std::uint8_t>();
-    for (TaggedEntry& e : restored.tables_) {
-        e.tag = r.get<std::uint16_t>();
-        e.counter = r.get<std::int8_t>();
-        e.useful = r.get<std::uint8_t>();
+    for (std::size_t s = 0; s < restored.tableTags_.size(); ++s) {
+        restored.tableTags_[s] = r.get<std::uint16_t>();
+        restored.counters_[s].counter = r.get<std::int8_t>();
+        restored.counters_[s].useful = r.get<std::uint8_t>();
     }
     for (FoldedHistories* folds :
          {&restored.foldedIndex_, &restored.foldedTag0_, &restored.foldedTag1_})
@@ -162,8 +164,11 @@ void TagePredictor::restoreState(std::span<const std::uint8_t> bytes) {
 void TagePredictor::reset() {
     const Geometry& g = geometry_;
     bimodal_.assign(std::size_t{1} << g.bimodalLogSize, 2);
-    tables_.assign(static_cast<std::size_t>(g.tableCount) << g.tableLogSize, TaggedEntry{});
+    const std::size_t entries = static_cast<std::size_t>(g.tableCount) << g.tableLogSize;
+    tableTags_.assign(entries, kEmptyTag);
+    counters_.assign(entries, EntryCounters{});
     historyOffset_.fill(0);
+    hashing_ = TableHashing{};
     for (FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_}) {
         folds->value.fill(0);
         folds->outBit.fill(0);
@@ -180,9 +185,14 @@ void TagePredictor::reset() {
             folds[k]->top[i] = 1u << widths[k];
             folds[k]->outBit[i] = 1u << (original % widths[k]);
         }
-        pathMask_[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
-        pathRotate_[i] = i % g.tableLogSize;
-        indexShift_[i] = 1 + i % (g.tableLogSize - 1);
+        TableHashing& h = hashing_;
+        h.pathMask[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
+        h.pathRotate[i] = static_cast<std::uint32_t>(i % g.tableLogSize);
+        h.pathRotateBack[i] = static_cast<std::uint32_t>(g.tableLogSize) - h.pathRotate[i];
+        h.indexShift[i] = static_cast<std::uint32_t>(1 + i % (g.tableLogSize - 1));
+        h.indexMask[i] = (1u << g.tableLogSize) - 1;
+        h.tagShift[i] = static_cast<std::uint32_t>(tagBits_[i]);
+        h.tagMask[i] = (1u << tagBits_[i]) - 1;
     }
     history_.fill(0);
     head_ = 0;
@@ -197,24 +207,40 @@ void TagePredictor::reset() {
     provider_ = alternate_ = -1;
 }
 
-// Table i's index and tag for the branch being predicted (PC hashes computed once per branch).
-[[gnu::always_inline]] inline void TagePredictor::lookupTable(int i, std::uint32_t pIndex,
-                                                              std::uint32_t pTag,
-                                                              std::uint32_t pathBits) {
-    const int logSize = geometry_.tableLogSize;
-    const std::uint32_t mask = (1u << logSize) - 1;
-    // Path history: up to 16 bits, folded to the index width and rotated per table so that
-    // tables alias differently.
-    std::uint32_t path = pathBits & pathMask_[i];
-    path = (path ^ (path >> logSize)) & mask;
-    const int rotate = pathRotate_[i];
-    if (rotate != 0)
-        path = ((path << rotate) | (path >> (logSize - rotate))) & mask;
-    indices_[i] = (pIndex ^ (pIndex >> indexShift_[i]) ^ foldedIndex_.value[i] ^ path) & mask;
-    const unsigned bits = foldedTag0_.bits[i];
-    const std::uint32_t tag =
-        pTag ^ (pTag >> bits) ^ foldedTag0_.value[i] ^ (foldedTag1_.value[i] << 1);
-    tags_[i] = static_cast<std::uint16_t>(tag & ((1u << bits) - 1));
+namespace {
+/// Every table's index and tag at once: no branch and no cross-lane dependency, so the compiler
+/// vectorises it. The shifts differ per table, which plain SSE2 has no instruction for, hence an
+/// AVX2 clone chosen at load time (ifunc) next to the portable one; both compute the same bits.
+#if defined(__x86_64__)
+[[gnu::target_clones("avx2", "default")]]
+#endif
+void hashTables(const std::uint32_t* __restrict pathMask, const std::uint32_t* __restrict rotate,
+                const std::uint32_t* __restrict rotateBack, const std::uint32_t* __restrict shift,
+                const std::uint32_t* __restrict indexMask, const std::uint32_t* __restrict tagShift,
+                const std::uint32_t* __restrict tagMask, const std::uint32_t* __restrict foldIndex,
+                const std::uint32_t* __restrict foldTag0, const std::uint32_t* __restrict foldTag1,
+                std::uint32_t logSize, std::uint32_t pIndex, std::uint32_t pTag,
+                std::uint32_t pathBits, std::uint32_t* __restrict indices,
+                std::uint32_t* __restrict tags) {
+    for (int i = 0; i < TagePredictor::kMaxTables; ++i) {
+        // Path history: up to 16 bits, folded to the index width and rotated per table so that
+        // tables alias differently (a rotation by 0 leaves it as it is: path < 2^logSize).
+        std::uint32_t path = pathBits & pathMask[i];
+        path = (path ^ (path >> logSize)) & indexMask[i];
+        path = ((path << rotate[i]) | (path >> rotateBack[i])) & indexMask[i];
+        indices[i] = (pIndex ^ (pIndex >> shift[i]) ^ foldIndex[i] ^ path) & indexMask[i];
+        tags[i] = (pTag ^ (pTag >> tagShift[i]) ^ foldTag0[i] ^ (foldTag1[i] << 1)) & tagMask[i];
+    }
+}
+} // namespace
+
+void TagePredictor::lookupTables(std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits) {
+    const TableHashing& h = hashing_;
+    hashTables(h.pathMask.data(), h.pathRotate.data(), h.pathRotateBack.data(), h.indexShift.data(),
+               h.indexMask.data(), h.tagShift.data(), h.tagMask.data(), foldedIndex_.value.data(),
+               foldedTag0_.value.data(), foldedTag1_.value.data(),
+               static_cast<std::uint32_t>(geometry_.tableLogSize), pIndex, pTag, pathBits,
+               indices_.data(), tags_.data());
 }
 
 bool TagePredictor::predictConditional(std::uint64_t pc) {
@@ -224,30 +250,27 @@ bool TagePredictor::predictConditional(std::uint64_t pc) {
                                    ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1));
     const bool basePrediction = bimodal_[bimodalIndex_] >= 2;
     provider_ = alternate_ = -1;
-    // Indices and tags are computed as the search goes, longest history first: the update
-    // reads only the provider, the alternate and longer tables, so the tables below the
-    // alternate are never needed.
+    // Every table is looked up and the hits collected in a mask, without a branch per table:
+    // the loads are independent and overlap, where a longest-first search waited for each tag
+    // (an L2 load) before it knew whether to go on, and mispredicted where it stopped. The
+    // provider is the longest hit, the alternate the next longest.
     const auto pIndex = static_cast<std::uint32_t>(pc ^ (pc >> 24));
     const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
     const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
-    for (int i = geometry_.tableCount - 1; i >= 0; --i) {
-        lookupTable(i, pIndex, pTag, pathBits);
-        if (entry(i, indices_[i]).tag != tags_[i])
-            continue;
-        if (provider_ < 0) {
-            provider_ = i;
-        } else {
-            alternate_ = i;
-            break;
-        }
-    }
+    lookupTables(pIndex, pTag, pathBits);
+    std::uint32_t hits = 0;
+    for (int i = 0; i < geometry_.tableCount; ++i)
+        hits |= static_cast<std::uint32_t>(tableTags_[slot(i, indices_[i])] == tags_[i]) << i;
+    provider_ = static_cast<int>(std::bit_width(hits)) - 1;
+    if (provider_ >= 0)
+        alternate_ = static_cast<int>(std::bit_width(hits & ~(1u << provider_))) - 1;
     alternatePrediction_ =
         alternate_ >= 0 ? entry(alternate_, indices_[alternate_]).counter >= 0 : basePrediction;
     if (provider_ < 0) {
         providerPrediction_ = prediction_ = basePrediction;
         return prediction_;
     }
-    const TaggedEntry& e = entry(provider_, indices_[provider_]);
+    const EntryCounters& e = entry(provider_, indices_[provider_]);
     providerPrediction_ = e.counter >= 0;
     const bool newlyAllocated = e.useful == 0 && (e.counter == 0 || e.counter == -1);
     prediction_ =
@@ -262,7 +285,7 @@ void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
 
     bool allocateNew = prediction_ != taken && provider_ < geometry_.tableCount - 1;
     if (provider_ >= 0) {
-        TaggedEntry& e = entry(provider_, indices_[provider_]);
+        EntryCounters& e = entry(provider_, indices_[provider_]);
         const bool newlyAllocated = e.useful == 0 && (e.counter == 0 || e.counter == -1);
         if (newlyAllocated) {
             if (providerPrediction_ != alternatePrediction_)
@@ -276,7 +299,7 @@ void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
         allocate(taken);
 
     if (provider_ >= 0) {
-        TaggedEntry& e = entry(provider_, indices_[provider_]);
+        EntryCounters& e = entry(provider_, indices_[provider_]);
         if (e.useful == 0) {
             // A not-yet-useful provider may be replaced soon: keep the alternate trained.
             if (alternate_ >= 0)
@@ -304,7 +327,7 @@ void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
 
     // Graceful aging: halving (rather than clearing) keeps the most useful entries protected.
     if ((++conditionalCount_ & ((std::uint64_t{1} << geometry_.usefulResetLog) - 1)) == 0)
-        for (TaggedEntry& e : tables_)
+        for (EntryCounters& e : counters_)
             e.useful >>= 1;
 
     pushHistory(taken, pc);
@@ -327,35 +350,75 @@ void TagePredictor::allocate(bool taken) {
     if (first < 0) {
         // Every candidate is useful: age them so that a later misprediction finds room.
         for (int j = start; j < geometry_.tableCount; ++j) {
-            TaggedEntry& e = entry(j, indices_[j]);
+            EntryCounters& e = entry(j, indices_[j]);
             if (e.useful > 0)
                 --e.useful;
         }
         return;
     }
     const int chosen = second >= 0 && (nextRandom() & 1u) ? second : first;
-    entry(chosen, indices_[chosen]) =
-        TaggedEntry{tags_[chosen], static_cast<std::int8_t>(taken ? 0 : -1), 0};
+    tableTags_[slot(chosen, indices_[chosen])] = static_cast<std::uint16_t>(tags_[chosen]);
+    entry(chosen, indices_[chosen]) = EntryCounters{static_cast<std::int8_t>(taken ? 0 : -1), 0};
 }
 
+namespace {
+/// Eight 32-bit lanes (GCC/Clang vector extension): AVX2 in the avx2 clone, two SSE2 halves in
+/// the portable one.
+using Lanes = std::uint32_t __attribute__((vector_size(32)));
+
+/// One fold of pushHistory() for kMaxTables tables, `leaving` holding each table's leaving bit
+/// as all-ones or zero.
+#if defined(__x86_64__)
+[[gnu::target_clones("avx2", "default")]]
+#endif
+void pushFolds(const std::uint8_t* __restrict history, unsigned head,
+               const std::uint16_t* __restrict lengths, std::uint32_t in,
+               std::uint32_t* const* __restrict values, const std::uint32_t* const* outBits,
+               const std::uint32_t* const* tops) {
+    static_assert(TagePredictor::kMaxTables == 16);
+    const auto leavingBit = [&](int i) -> std::uint32_t {
+        return history[(head + lengths[i]) & 2047u];
+    };
+    // Built straight in vector registers: written to memory as bytes and reloaded as a vector,
+    // they stalled on store forwarding.
+    const Lanes leaving[2] = {
+        Lanes{} - Lanes{leavingBit(0), leavingBit(1), leavingBit(2), leavingBit(3), leavingBit(4),
+                        leavingBit(5), leavingBit(6), leavingBit(7)},
+        Lanes{} - Lanes{leavingBit(8), leavingBit(9), leavingBit(10), leavingBit(11),
+                        leavingBit(12), leavingBit(13), leavingBit(14), leavingBit(15)}};
+    for (int fold = 0; fold < 3; ++fold) {
+        for (int half = 0; half < 2; ++half) {
+            const int i = 8 * half;
+            // Loaded with memcpy, not returned from a helper: a 32-byte vector is passed
+            // differently with and without AVX, and clang refuses that in the portable clone.
+            Lanes v, outBit, top;
+            std::memcpy(&v, values[fold] + i, sizeof v);
+            std::memcpy(&outBit, outBits[fold] + i, sizeof outBit);
+            std::memcpy(&top, tops[fold] + i, sizeof top);
+            v = ((v << 1) | in) ^ (leaving[half] & outBit);
+            v ^= reinterpret_cast<Lanes>((v & top) != 0) & 1u;
+            v &= top - 1u;
+            std::memcpy(values[fold] + i, &v, sizeof v);
+        }
+    }
+}
+} // namespace
+
 void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
+    static_assert(kHistoryBuffer == 2048);
     head_ = (head_ - 1) & (kHistoryBuffer - 1);
     history_[head_] = taken ? 1 : 0;
     // Each fold: shift the new bit in, take out the bit that leaves the history (at its length
-    // mod the width), and wrap the bit shifted out at the top back into bit 0. Written over
-    // all kMaxTables lanes without variable shifts, so that it compiles to vector code.
-    alignas(16) std::array<std::uint32_t, kMaxTables> leaving;
-    for (int i = 0; i < kMaxTables; ++i)
-        leaving[i] = 0u - history_[(head_ + historyOffset_[i]) & (kHistoryBuffer - 1)];
-    const std::uint32_t in = taken ? 1u : 0u;
-    for (FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_}) {
-        for (int i = 0; i < kMaxTables; ++i) {
-            std::uint32_t v = (folds->value[i] << 1 | in) ^ (leaving[i] & folds->outBit[i]);
-            const std::uint32_t top = folds->top[i];
-            v ^= (v & top) != 0 ? 1u : 0u;
-            folds->value[i] = v & (top - 1);
-        }
-    }
+    // mod the width), and wrap the bit shifted out at the top back into bit 0. All tables at
+    // once, without variable shifts (unused tables: length 0, no leaving bit, stay 0).
+    std::uint32_t* values[] = {foldedIndex_.value.data(), foldedTag0_.value.data(),
+                               foldedTag1_.value.data()};
+    const std::uint32_t* outBits[] = {foldedIndex_.outBit.data(), foldedTag0_.outBit.data(),
+                                      foldedTag1_.outBit.data()};
+    const std::uint32_t* tops[] = {foldedIndex_.top.data(), foldedTag0_.top.data(),
+                                   foldedTag1_.top.data()};
+    pushFolds(history_.data(), head_, historyOffset_.data(), taken ? 1u : 0u, values, outBits,
+              tops);
     pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
 }

@@ -98,8 +98,9 @@ private:
     static constexpr unsigned kHistoryBuffer = 2048; ///< power of two > maxHistory
     static constexpr std::uint16_t kEmptyTag = 0xFFFF;
 
-    struct TaggedEntry {
-        std::uint16_t tag = kEmptyTag;
+    /// A tagged entry's counters; its tag lives in tags_ (struct of arrays: the search reads
+    /// only tags, and 12 tables of 2-byte tags fit in an L1 cache where 4-byte entries did not).
+    struct EntryCounters {
         std::int8_t counter = 0; ///< -4..3, taken when ≥ 0
         std::uint8_t useful = 0; ///< 0..3
     };
@@ -108,11 +109,11 @@ private:
     /// one array per fold, all kMaxTables wide, so that pushHistory() updates every table in
     /// the same few vector operations (unused tables stay 0).
     struct FoldedHistories {
-        alignas(16) std::array<std::uint32_t, kMaxTables> value{};
+        alignas(32) std::array<std::uint32_t, kMaxTables> value{};
         /// 1 << (history length mod width): where the bit leaving the history is taken out.
-        alignas(16) std::array<std::uint32_t, kMaxTables> outBit{};
+        alignas(32) std::array<std::uint32_t, kMaxTables> outBit{};
         /// 1 << width; 1 for an unused table.
-        alignas(16) std::array<std::uint32_t, kMaxTables> top{};
+        alignas(32) std::array<std::uint32_t, kMaxTables> top{};
         std::array<std::uint8_t, kMaxTables> bits{};
     };
     struct TargetEntry {
@@ -120,11 +121,23 @@ private:
         std::uint64_t target = 0;
     };
 
-    TaggedEntry& entry(int table, std::uint32_t index) {
-        return tables_[(static_cast<std::size_t>(table) << geometry_.tableLogSize) + index];
+    std::size_t slot(int table, std::uint32_t index) const {
+        return (static_cast<std::size_t>(table) << geometry_.tableLogSize) + index;
     }
-    /// Fills indices_[i] and tags_[i] for the branch whose PC hashes are given.
-    void lookupTable(int i, std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits);
+    EntryCounters& entry(int table, std::uint32_t index) { return counters_[slot(table, index)]; }
+    /// Per-table hashing constants, derived from the geometry once, kMaxTables wide so that
+    /// every table's index and tag are computed together (unused tables hash to 0).
+    struct TableHashing {
+        alignas(32) std::array<std::uint32_t, kMaxTables> pathMask{};
+        alignas(32) std::array<std::uint32_t, kMaxTables> pathRotate{};     ///< left rotation
+        alignas(32) std::array<std::uint32_t, kMaxTables> pathRotateBack{}; ///< width - rotation
+        alignas(32) std::array<std::uint32_t, kMaxTables> indexShift{};
+        alignas(32) std::array<std::uint32_t, kMaxTables> indexMask{};
+        alignas(32) std::array<std::uint32_t, kMaxTables> tagShift{}; ///< the tag width
+        alignas(32) std::array<std::uint32_t, kMaxTables> tagMask{};
+    };
+    /// Fills indices_ and tags_ of every table for the branch whose PC hashes are given.
+    void lookupTables(std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits);
     std::size_t indirectIndex(std::uint64_t pc) const;
     void allocate(bool taken);
     void pushHistory(bool taken, std::uint64_t pc);
@@ -133,17 +146,14 @@ private:
     Geometry geometry_;
     std::vector<int> historyLengths_;
     std::vector<int> tagBits_;
-    std::vector<std::uint8_t> bimodal_; ///< 2-bit counters, taken when ≥ 2
-    std::vector<TaggedEntry> tables_;
+    std::vector<std::uint8_t> bimodal_;    ///< 2-bit counters, taken when ≥ 2
+    std::vector<std::uint16_t> tableTags_; ///< every tagged entry's tag, kEmptyTag if none
+    std::vector<EntryCounters> counters_;  ///< and its counters, at the same slot
     FoldedHistories foldedIndex_;
     FoldedHistories foldedTag0_;
     FoldedHistories foldedTag1_;
     std::array<std::uint16_t, kMaxTables> historyOffset_{}; ///< historyLength(i); 0 if unused
-    // Per-table index hashing constants, derived from the geometry once (tableIndex() runs for
-    // every table on every conditional branch; recomputing them cost two divisions each).
-    std::array<std::uint32_t, kMaxTables> pathMask_{};
-    std::array<int, kMaxTables> pathRotate_{};
-    std::array<int, kMaxTables> indexShift_{};
+    TableHashing hashing_;
     std::array<std::uint8_t, kHistoryBuffer> history_{}; ///< circular, newest at head_
     unsigned head_ = 0;
     std::uint64_t pathHistory_ = 0;
@@ -157,8 +167,8 @@ private:
     // Lookup state of the branch being predicted, consumed by updateConditional().
     std::uint64_t lookupPc_ = ~std::uint64_t{0};
     std::uint32_t bimodalIndex_ = 0;
-    std::array<std::uint32_t, kMaxTables> indices_{};
-    std::array<std::uint16_t, kMaxTables> tags_{};
+    alignas(32) std::array<std::uint32_t, kMaxTables> indices_{};
+    alignas(32) std::array<std::uint32_t, kMaxTables> tags_{};
     int provider_ = -1;
     int alternate_ = -1;
     bool providerPrediction_ = false;
