@@ -1,11 +1,11 @@
 #include "analysis/TagePredictor.h"
 
+#include "analysis/TageLanes.h"
 #include "common/ConcordeError.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <string>
 
 namespace concorde {
@@ -207,40 +207,16 @@ void TagePredictor::reset() {
     provider_ = alternate_ = -1;
 }
 
-namespace {
-/// Every table's index and tag at once: no branch and no cross-lane dependency, so the compiler
-/// vectorises it. The shifts differ per table, which plain SSE2 has no instruction for, hence an
-/// AVX2 clone chosen at load time (ifunc) next to the portable one; both compute the same bits.
-#if defined(__x86_64__)
-[[gnu::target_clones("avx2", "default")]]
-#endif
-void hashTables(const std::uint32_t* __restrict pathMask, const std::uint32_t* __restrict rotate,
-                const std::uint32_t* __restrict rotateBack, const std::uint32_t* __restrict shift,
-                const std::uint32_t* __restrict indexMask, const std::uint32_t* __restrict tagShift,
-                const std::uint32_t* __restrict tagMask, const std::uint32_t* __restrict foldIndex,
-                const std::uint32_t* __restrict foldTag0, const std::uint32_t* __restrict foldTag1,
-                std::uint32_t logSize, std::uint32_t pIndex, std::uint32_t pTag,
-                std::uint32_t pathBits, std::uint32_t* __restrict indices,
-                std::uint32_t* __restrict tags) {
-    for (int i = 0; i < TagePredictor::kMaxTables; ++i) {
-        // Path history: up to 16 bits, folded to the index width and rotated per table so that
-        // tables alias differently (a rotation by 0 leaves it as it is: path < 2^logSize).
-        std::uint32_t path = pathBits & pathMask[i];
-        path = (path ^ (path >> logSize)) & indexMask[i];
-        path = ((path << rotate[i]) | (path >> rotateBack[i])) & indexMask[i];
-        indices[i] = (pIndex ^ (pIndex >> shift[i]) ^ foldIndex[i] ^ path) & indexMask[i];
-        tags[i] = (pTag ^ (pTag >> tagShift[i]) ^ foldTag0[i] ^ (foldTag1[i] << 1)) & tagMask[i];
-    }
-}
-} // namespace
-
 void TagePredictor::lookupTables(std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits) {
+    static_assert(kMaxTables == kTageLanes);
     const TableHashing& h = hashing_;
-    hashTables(h.pathMask.data(), h.pathRotate.data(), h.pathRotateBack.data(), h.indexShift.data(),
-               h.indexMask.data(), h.tagShift.data(), h.tagMask.data(), foldedIndex_.value.data(),
-               foldedTag0_.value.data(), foldedTag1_.value.data(),
-               static_cast<std::uint32_t>(geometry_.tableLogSize), pIndex, pTag, pathBits,
-               indices_.data(), tags_.data());
+    const TageHashLanes lanes{h.pathMask.data(),        h.pathRotate.data(),
+                              h.pathRotateBack.data(),  h.indexShift.data(),
+                              h.indexMask.data(),       h.tagShift.data(),
+                              h.tagMask.data(),         foldedIndex_.value.data(),
+                              foldedTag0_.value.data(), foldedTag1_.value.data()};
+    hashTageTables(lanes, static_cast<std::uint32_t>(geometry_.tableLogSize), pIndex, pTag,
+                   pathBits, indices_.data(), tags_.data());
 }
 
 bool TagePredictor::predictConditional(std::uint64_t pc) {
@@ -361,64 +337,18 @@ void TagePredictor::allocate(bool taken) {
     entry(chosen, indices_[chosen]) = EntryCounters{static_cast<std::int8_t>(taken ? 0 : -1), 0};
 }
 
-namespace {
-/// Eight 32-bit lanes (GCC/Clang vector extension): AVX2 in the avx2 clone, two SSE2 halves in
-/// the portable one.
-using Lanes = std::uint32_t __attribute__((vector_size(32)));
-
-/// One fold of pushHistory() for kMaxTables tables, `leaving` holding each table's leaving bit
-/// as all-ones or zero.
-#if defined(__x86_64__)
-[[gnu::target_clones("avx2", "default")]]
-#endif
-void pushFolds(const std::uint8_t* __restrict history, unsigned head,
-               const std::uint16_t* __restrict lengths, std::uint32_t in,
-               std::uint32_t* const* __restrict values, const std::uint32_t* const* outBits,
-               const std::uint32_t* const* tops) {
-    static_assert(TagePredictor::kMaxTables == 16);
-    const auto leavingBit = [&](int i) -> std::uint32_t {
-        return history[(head + lengths[i]) & 2047u];
-    };
-    // Built straight in vector registers: written to memory as bytes and reloaded as a vector,
-    // they stalled on store forwarding.
-    const Lanes leaving[2] = {
-        Lanes{} - Lanes{leavingBit(0), leavingBit(1), leavingBit(2), leavingBit(3), leavingBit(4),
-                        leavingBit(5), leavingBit(6), leavingBit(7)},
-        Lanes{} - Lanes{leavingBit(8), leavingBit(9), leavingBit(10), leavingBit(11),
-                        leavingBit(12), leavingBit(13), leavingBit(14), leavingBit(15)}};
-    for (int fold = 0; fold < 3; ++fold) {
-        for (int half = 0; half < 2; ++half) {
-            const int i = 8 * half;
-            // Loaded with memcpy, not returned from a helper: a 32-byte vector is passed
-            // differently with and without AVX, and clang refuses that in the portable clone.
-            Lanes v, outBit, top;
-            std::memcpy(&v, values[fold] + i, sizeof v);
-            std::memcpy(&outBit, outBits[fold] + i, sizeof outBit);
-            std::memcpy(&top, tops[fold] + i, sizeof top);
-            v = ((v << 1) | in) ^ (leaving[half] & outBit);
-            v ^= reinterpret_cast<Lanes>((v & top) != 0) & 1u;
-            v &= top - 1u;
-            std::memcpy(values[fold] + i, &v, sizeof v);
-        }
-    }
-}
-} // namespace
-
 void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
-    static_assert(kHistoryBuffer == 2048);
     head_ = (head_ - 1) & (kHistoryBuffer - 1);
     history_[head_] = taken ? 1 : 0;
     // Each fold: shift the new bit in, take out the bit that leaves the history (at its length
     // mod the width), and wrap the bit shifted out at the top back into bit 0. All tables at
     // once, without variable shifts (unused tables: length 0, no leaving bit, stay 0).
-    std::uint32_t* values[] = {foldedIndex_.value.data(), foldedTag0_.value.data(),
-                               foldedTag1_.value.data()};
-    const std::uint32_t* outBits[] = {foldedIndex_.outBit.data(), foldedTag0_.outBit.data(),
-                                      foldedTag1_.outBit.data()};
-    const std::uint32_t* tops[] = {foldedIndex_.top.data(), foldedTag0_.top.data(),
-                                   foldedTag1_.top.data()};
-    pushFolds(history_.data(), head_, historyOffset_.data(), taken ? 1u : 0u, values, outBits,
-              tops);
+    const TageFoldLanes folds{
+        {foldedIndex_.value.data(), foldedTag0_.value.data(), foldedTag1_.value.data()},
+        {foldedIndex_.outBit.data(), foldedTag0_.outBit.data(), foldedTag1_.outBit.data()},
+        {foldedIndex_.top.data(), foldedTag0_.top.data(), foldedTag1_.top.data()}};
+    pushTageFolds(history_.data(), head_, kHistoryBuffer - 1, historyOffset_.data(),
+                  taken ? 1u : 0u, folds);
     pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
 }

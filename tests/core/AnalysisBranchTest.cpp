@@ -1,5 +1,6 @@
 // Trace analysis, branch prediction: the multi-table TAGE and the deterministic simple predictor.
 #include "analysis/SimplePredictor.h"
+#include "analysis/TageLanes.h"
 #include "analysis/TagePredictor.h"
 #include "common/ConcordeError.h"
 
@@ -122,11 +123,10 @@ private slots:
         QVERIFY2(std::abs(base - 1.0 / 7) < 0.01, qPrintable(QString::number(base)));
     }
 
-    /// A lookup that is never trained leaves no trace: the predictor computes each table's
-    /// index and tag only as far as its search needs them, and an update must never use one
-    /// left over from an earlier lookup. Two predictors see the same branches, one of them with
-    /// an abandoned lookup of another branch before each; they predict alike throughout and
-    /// end in byte-identical states.
+    /// A lookup that is never trained leaves no trace: every lookup overwrites the tables'
+    /// indices and tags, and an update must never use one left over from an earlier lookup. Two
+    /// predictors see the same branches, one of them with an abandoned lookup of another branch
+    /// before each; they predict alike throughout and end in byte-identical states.
     void tageLookupsThatAreNotTrainedLeaveNoTrace() {
         std::mt19937_64 random(5);
         TagePredictor plain;
@@ -159,6 +159,91 @@ private slots:
         // cannot do.
         QVERIFY2(tageMisses < bimodalMisses * 3 / 4,
                  qPrintable(QString("%1 against %2").arg(tageMisses).arg(bimodalMisses)));
+    }
+
+    /// The lane kernels give the same bits in their dispatched form (the AVX2 clone on a CPU
+    /// that has AVX2) as in the portable code, over random inputs across the whole range the
+    /// predictor may give them (index widths 2..20, tag widths 2..15, histories up to 2047).
+    void tageLanesDispatchedMatchPortable() {
+        std::mt19937 random(11);
+        const auto below = [&](std::uint32_t n) {
+            return static_cast<std::uint32_t>(random() % n);
+        };
+        using Lanes = std::array<std::uint32_t, kTageLanes>;
+        for (int round = 0; round < 200; ++round) {
+            const std::uint32_t logSize = 2 + below(19);
+            Lanes pathMask{}, rotate{}, rotateBack{}, shift{}, indexMask{}, tagShift{}, tagMask{};
+            Lanes foldIndex{}, foldTag0{}, foldTag1{};
+            const int used = static_cast<int>(below(kTageLanes + 1)); // the rest stay unused
+            for (int i = 0; i < used; ++i) {
+                const std::uint32_t tagBits = 2 + below(14);
+                pathMask[i] = (1u << (1 + below(16))) - 1;
+                rotate[i] = below(logSize);
+                rotateBack[i] = logSize - rotate[i];
+                shift[i] = 1 + below(logSize - 1);
+                indexMask[i] = (1u << logSize) - 1;
+                tagShift[i] = tagBits;
+                tagMask[i] = (1u << tagBits) - 1;
+                foldIndex[i] = below(1u << logSize);
+                foldTag0[i] = below(1u << tagBits);
+                foldTag1[i] = below(1u << (tagBits - 1));
+            }
+            const TageHashLanes lanes{pathMask.data(), rotate.data(),    rotateBack.data(),
+                                      shift.data(),    indexMask.data(), tagShift.data(),
+                                      tagMask.data(),  foldIndex.data(), foldTag0.data(),
+                                      foldTag1.data()};
+            for (int branch = 0; branch < 50; ++branch) {
+                const std::uint32_t pIndex = random(), pTag = random(), path = random();
+                Lanes indices{}, tags{}, portableIndices{}, portableTags{};
+                hashTageTables(lanes, logSize, pIndex, pTag, path, indices.data(), tags.data());
+                hashTageTablesPortable(lanes, logSize, pIndex, pTag, path, portableIndices.data(),
+                                       portableTags.data());
+                QVERIFY(indices == portableIndices);
+                QVERIFY(tags == portableTags);
+                for (int i = 0; i < kTageLanes; ++i) {
+                    QVERIFY(indices[i] <= indexMask[i]);
+                    QVERIFY(tags[i] <= tagMask[i]);
+                }
+            }
+            // Folds: the same pushes through both, from the same random history.
+            std::array<std::uint8_t, 2048> history{};
+            for (std::uint8_t& bit : history)
+                bit = static_cast<std::uint8_t>(random() & 1);
+            std::array<std::uint16_t, kTageLanes> lengths{};
+            std::array<Lanes, 3> values{}, portableValues{}, outBits{}, tops{};
+            for (int k = 0; k < 3; ++k)
+                tops[k].fill(1);
+            for (int i = 0; i < used; ++i) {
+                lengths[i] = static_cast<std::uint16_t>(1 + below(2047));
+                for (int k = 0; k < 3; ++k) {
+                    const std::uint32_t width = 1 + below(20);
+                    tops[k][i] = 1u << width;
+                    outBits[k][i] = 1u << (lengths[i] % width);
+                    values[k][i] = portableValues[k][i] = below(1u << width);
+                }
+            }
+            const auto foldLanes = [&](std::array<Lanes, 3>& v) {
+                return TageFoldLanes{{v[0].data(), v[1].data(), v[2].data()},
+                                     {outBits[0].data(), outBits[1].data(), outBits[2].data()},
+                                     {tops[0].data(), tops[1].data(), tops[2].data()}};
+            };
+            unsigned head = 0;
+            for (int push = 0; push < 300; ++push) {
+                const std::uint32_t in = random() & 1;
+                head = (head - 1) & 2047u;
+                history[head] = static_cast<std::uint8_t>(in);
+                pushTageFolds(history.data(), head, 2047u, lengths.data(), in, foldLanes(values));
+                pushTageFoldsPortable(history.data(), head, 2047u, lengths.data(), in,
+                                      foldLanes(portableValues));
+                QVERIFY(values == portableValues);
+            }
+            for (int k = 0; k < 3; ++k)
+                for (int i = 0; i < kTageLanes; ++i) {
+                    QVERIFY(values[k][i] < tops[k][i]); // stays within its width
+                    if (i >= used)
+                        QCOMPARE(values[k][i], 0u); // an unused table's fold stays 0
+                }
+        }
     }
 
     void tageUsesLongHistory() {
