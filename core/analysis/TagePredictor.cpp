@@ -173,7 +173,6 @@ void TagePredictor::reset() {
         folds->value.fill(0);
         folds->outBit.fill(0);
         folds->top.fill(1); // width 0: an unused table's fold stays 0
-        folds->bits.fill(0);
     }
     for (int i = 0; i < g.tableCount; ++i) {
         const auto original = static_cast<std::uint16_t>(historyLengths_[i]);
@@ -181,7 +180,6 @@ void TagePredictor::reset() {
         const int widths[] = {g.tableLogSize, tagBits_[i], tagBits_[i] - 1};
         FoldedHistories* folds[] = {&foldedIndex_, &foldedTag0_, &foldedTag1_};
         for (int k = 0; k < 3; ++k) {
-            folds[k]->bits[i] = static_cast<std::uint8_t>(widths[k]);
             folds[k]->top[i] = 1u << widths[k];
             folds[k]->outBit[i] = 1u << (original % widths[k]);
         }

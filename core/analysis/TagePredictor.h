@@ -114,7 +114,6 @@ private:
         alignas(32) std::array<std::uint32_t, kMaxTables> outBit{};
         /// 1 << width; 1 for an unused table.
         alignas(32) std::array<std::uint32_t, kMaxTables> top{};
-        std::array<std::uint8_t, kMaxTables> bits{};
     };
     struct TargetEntry {
         std::uint64_t pc = ~std::uint64_t{0};
