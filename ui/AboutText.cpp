@@ -10,7 +10,7 @@
 namespace concorde::ui {
 namespace {
 
-QString qs(const std::string& text) {
+QString htmlEscaped(const std::string& text) {
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
@@ -54,15 +54,16 @@ QString AboutText::html(const Session& session) {
                     locale.formattedDataSize(file.size()),
                     file.lastModified().toString(QStringLiteral("yyyy-MM-dd HH:mm"))));
     if (!createdBy.empty())
-        text += row(QObject::tr("Built by"), qs(createdBy));
+        text += row(QObject::tr("Built by"), htmlEscaped(createdBy));
     text += row(QObject::tr("Programs"),
                 QObject::tr("%1 (%2 regions)").arg(explorer->programs().size()).arg(regions));
     if (!windowSize.empty())
-        text += row(QObject::tr("Window"), QObject::tr("%1 instructions").arg(qs(windowSize)));
+        text +=
+            row(QObject::tr("Window"), QObject::tr("%1 instructions").arg(htmlEscaped(windowSize)));
     text += QStringLiteral("</table>");
     text += QObject::tr("<h4>Model</h4><table>");
-    text += row(QObject::tr("Name"), qs(explorer->model().name));
-    text += row(QObject::tr("Measured accuracy"), qs(explorer->accuracy().summary()));
+    text += row(QObject::tr("Name"), htmlEscaped(explorer->model().name));
+    text += row(QObject::tr("Measured accuracy"), htmlEscaped(explorer->accuracy().summary()));
     text += QStringLiteral("</table>");
     text += QObject::tr("<p>The accuracy is the model's mean relative CPI error against the "
                         "reference simulator on regions and programs it was not trained on "

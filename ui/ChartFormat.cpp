@@ -36,4 +36,8 @@ QString ChartFormat::instructions(std::uint64_t count) {
     return QString::number(count);
 }
 
+QString ChartFormat::parameterValue(ParamId id, double value) {
+    return QString::fromStdString(ParameterSpace::spec(id).formatValue(value));
+}
+
 } // namespace concorde::ui

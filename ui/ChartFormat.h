@@ -1,5 +1,7 @@
 #pragma once
 
+#include "params/ParameterSpace.h"
+
 #include <QString>
 #include <cstdint>
 
@@ -19,6 +21,8 @@ public:
     static QString cpiChange(double value);
     /// An instruction count in engineering form: "950", "12.5 k", "152.8 M", "1.20 G".
     static QString instructions(std::uint64_t count);
+    /// A parameter value as its spec writes it, with its unit ("256", "64 kB", "5.0 %").
+    static QString parameterValue(ParamId id, double value);
 };
 
 } // namespace concorde::ui

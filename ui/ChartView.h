@@ -122,6 +122,8 @@ signals:
     void heightForEveryRowChanged(int height);
 
 protected:
+    /// Key (y coordinate) of row `i` of `n` in a horizontal bar chart: the first row on top.
+    static double rowKey(int i, int n) { return static_cast<double>(n - i); }
     /// Rebuilds every plottable and item from the view's data and theme, then replots.
     virtual void rebuild() = 0;
     /// Starts a rebuild: clears plottables, items and extra axis rects, restores the layout to

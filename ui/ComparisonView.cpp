@@ -9,7 +9,7 @@
 namespace concorde::ui {
 namespace {
 
-constexpr double kBarWidth = 0.6;
+constexpr double kComparisonBarWidth = 0.6;
 
 QString speedupText(double speedup) {
     const double percent = (speedup - 1.0) * 100.0;
@@ -17,10 +17,6 @@ QString speedupText(double speedup) {
         return QStringLiteral("±0.0 %");
     return (percent < 0 ? QStringLiteral("−") : QStringLiteral("+")) +
            QString::number(std::abs(percent), 'f', 1) + QStringLiteral(" %");
-}
-
-double keyOf(int i, int n) {
-    return static_cast<double>(n - i);
 }
 
 } // namespace
@@ -73,7 +69,7 @@ void ComparisonView::rebuild() {
     const double outline = std::max(1.0, theme().lineWidth / 1.5);
     for (auto [b, colour] :
          {std::pair{mean, theme().foreground}, std::pair{bars, theme().target}}) {
-        b->setWidth(kBarWidth);
+        b->setWidth(kComparisonBarWidth);
         b->setBrush(colour);
         b->setPen(QPen(colour.darker(140), outline));
     }
@@ -82,8 +78,8 @@ void ComparisonView::rebuild() {
     for (int i = 0; i < n; ++i) {
         const Row& row = rows_[i];
         const double percent = (row.speedup() - 1.0) * 100.0;
-        (i == 0 ? mean : bars)->addData(keyOf(i, n), percent);
-        keys << keyOf(i, n);
+        (i == 0 ? mean : bars)->addData(rowKey(i, n), percent);
+        keys << rowKey(i, n);
         names << (row.program.isEmpty() ? tr("geometric mean") : row.program);
     }
     programs->setTicker(sequenceTicker(programs, names, keys, kRowLabelGap));
@@ -111,7 +107,7 @@ void ComparisonView::rebuild() {
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
         label->setClipToAxisRect(true);
-        label->position->setCoords(std::max(percent, 0.0), keyOf(i, n));
+        label->position->setCoords(std::max(percent, 0.0), rowKey(i, n));
         label->setText(speedupText(row.speedup()) + QStringLiteral("  (CPI ") +
                        QString::number(row.cpiA, 'f', 3) + QStringLiteral(" → ") +
                        QString::number(row.cpiB, 'f', 3) + QLatin1Char(')'));

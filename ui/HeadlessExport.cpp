@@ -2,6 +2,7 @@
 
 #include "ChartExporter.h"
 #include "ChartView.h"
+#include "QtStrings.h"
 #include "Session.h"
 #include "Theme.h"
 #include "ViewCatalog.h"
@@ -28,10 +29,6 @@ int fail(QTextStream& err, const QString& message, int code = kInputError) {
     err << "concorde-explorer: " << message << "\n";
     err.flush();
     return code;
-}
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
 }
 
 /// The configurations `view` predicts on the database at `path`: the target, the baseline and
@@ -81,7 +78,7 @@ bool HeadlessExport::configure(const Request& request, const PresetLibrary& pres
                        : presets.require(request.baselinePreset.toStdString()).config;
     } catch (const std::exception& e) {
         if (error)
-            *error = qs(e.what());
+            *error = toQString(e.what());
         return false;
     }
     return true;

@@ -9,7 +9,7 @@ namespace concorde::ui {
 namespace {
 
 /// Width of each bar of a row's pair, in rows.
-constexpr double kBarWidth = 0.36;
+constexpr double kOverviewBarWidth = 0.36;
 /// Room on the right of the longest bar for the value written beside it (× its CPI).
 constexpr double kLabelRoom = 1.3;
 constexpr double kLabelRoomLargeFonts = 1.45;
@@ -31,11 +31,6 @@ QString deltaText(double target, double baseline) {
 QString damagedCount(const ExplorerPrediction& p) {
     const QString summary = QString::fromStdString(p.damageSummary);
     return summary.section(QStringLiteral(" skipped"), 0, 0);
-}
-
-/// Key (y coordinate) of row `i` of `n`: the first row at the top.
-double keyOf(int i, int n) {
-    return static_cast<double>(n - i);
 }
 
 } // namespace
@@ -98,7 +93,7 @@ void OverviewView::rebuild() {
     const double outline = std::max(1.0, theme().lineWidth / 1.5);
     for (auto [bars, colour] :
          {std::pair{target_, theme().target}, std::pair{baseline_, theme().baseline}}) {
-        bars->setWidth(kBarWidth);
+        bars->setWidth(kOverviewBarWidth);
         bars->setBrush(colour);
         bars->setPen(QPen(colour.darker(140), outline));
     }
@@ -120,7 +115,7 @@ void OverviewView::rebuild() {
     int selected = -1;
     for (int i = 0; i < n; ++i) {
         const Row& row = rows_[i];
-        keys << keyOf(i, n);
+        keys << rowKey(i, n);
         targets << row.target;
         baselines << row.baseline;
         const QString name =
@@ -147,7 +142,7 @@ void OverviewView::rebuild() {
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
         label->setPadding(QMargins(6, 0, 0, 0));
         label->setClipToAxisRect(true);
-        label->position->setCoords(std::max(row.target, row.baseline), keyOf(i, n));
+        label->position->setCoords(std::max(row.target, row.baseline), rowKey(i, n));
         if (row.lost)
             label->setText(tr("⚠ every region damaged: no prediction"));
         else
@@ -169,8 +164,8 @@ void OverviewView::rebuild() {
         band->setBrush(theme().band);
         band->setPen(Qt::NoPen);
         // Within the axis range: SVG output ignores the clip, and PDF drops huge coordinates.
-        band->topLeft->setCoords(0, keyOf(selected, n) + 0.5);
-        band->bottomRight->setCoords(right, keyOf(selected, n) - 0.5);
+        band->topLeft->setCoords(0, rowKey(selected, n) + 0.5);
+        band->bottomRight->setCoords(right, rowKey(selected, n) - 0.5);
     }
     plot()->replot(QCustomPlot::rpQueuedReplot);
 }

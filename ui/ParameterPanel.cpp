@@ -1,5 +1,6 @@
 #include "ParameterPanel.h"
 
+#include "QtStrings.h"
 #include "Session.h"
 #include "params/ParameterRelevance.h"
 
@@ -18,10 +19,6 @@
 
 namespace concorde::ui {
 namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QString groupObjectName(ParamGroup group) {
     switch (group) {
@@ -47,16 +44,16 @@ int nearestIndex(const std::vector<double>& values, double value) {
 } // namespace
 
 QString ParameterPanel::toolTipFor(const ParameterSpec& spec) const {
-    QString range = qs(spec.describeRange());
+    QString range = toQString(spec.describeRange());
     if (!spec.unit.empty())
-        range += QLatin1Char(' ') + qs(spec.unit);
+        range += QLatin1Char(' ') + toQString(spec.unit);
     QStringList grid;
     for (double value : session_.grid().values(spec.id))
-        grid << qs(spec.formatValue(value));
+        grid << toQString(spec.formatValue(value));
     QString text = QStringLiteral("%1\nRange: %2\n%3: %4\nKey: %5")
-                       .arg(qs(spec.meaning), range,
+                       .arg(toQString(spec.meaning), range,
                             session_.hasDatabase() ? tr("Database grid") : tr("Default grid"),
-                            grid.join(QStringLiteral(", ")), qs(spec.key));
+                            grid.join(QStringLiteral(", ")), toQString(spec.key));
     const QString& inert = rows_[index(spec.id)].inert;
     if (!inert.isEmpty())
         text = tr("No effect now. %1").arg(inert) + QStringLiteral("\n\n") + text;
@@ -120,8 +117,8 @@ void ParameterPanel::updateMetrics() {
         std::vector<double> values = session_.grid().values(spec.id);
         values.insert(values.end(), spec.grid.begin(), spec.grid.end());
         for (double v : values)
-            widest = std::max(widest,
-                              value->fontMetrics().horizontalAdvance(qs(spec.formatWithUnit(v))));
+            widest = std::max(
+                widest, value->fontMetrics().horizontalAdvance(toQString(spec.formatWithUnit(v))));
         value->setMinimumWidth(widest + 4);
     }
     // Each group has its own grid; giving the name and value columns the same width in all of
@@ -159,7 +156,7 @@ void ParameterPanel::changeEvent(QEvent* event) {
 }
 
 QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
-    auto* box = new QGroupBox(qs(std::string(groupName(group))));
+    auto* box = new QGroupBox(toQString(std::string(groupName(group))));
     box->setObjectName(groupObjectName(group));
     auto* grid = new QGridLayout(box);
     grid->setColumnStretch(1, 1);
@@ -169,7 +166,7 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
     for (const ParameterSpec& spec : ParameterSpace::all()) {
         if (spec.group != group)
             continue;
-        const QString key = qs(spec.key);
+        const QString key = toQString(spec.key);
 
         auto* slider = new QSlider(Qt::Horizontal);
         slider->setObjectName(QStringLiteral("slider_") + key);
@@ -177,17 +174,17 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
         slider->setPageStep(1);
         slider->setTickPosition(QSlider::TicksBelow);
         slider->setTickInterval(1);
-        slider->setAccessibleName(qs(spec.label));
-        slider->setAccessibleDescription(qs(spec.meaning));
+        slider->setAccessibleName(toQString(spec.label));
+        slider->setAccessibleDescription(toQString(spec.meaning));
         // StrongFocus plus the wheel filter: scrolling the panel must not drag sliders under the
         // pointer; a slider takes wheel steps only once the user has clicked or tabbed into it.
         slider->setFocusPolicy(Qt::StrongFocus);
         slider->installEventFilter(this);
 
-        auto* name = new QLabel(qs(spec.label));
+        auto* name = new QLabel(toQString(spec.label));
         name->setObjectName(QStringLiteral("label_") + key);
         name->setBuddy(slider);
-        name->setToolTip(qs(spec.meaning));
+        name->setToolTip(toQString(spec.meaning));
 
         auto* value = new QLabel;
         value->setObjectName(QStringLiteral("value_") + key);
@@ -198,7 +195,7 @@ QGroupBox* ParameterPanel::buildGroup(ParamGroup group) {
         ++row;
 
         const ParamId id = spec.id;
-        rows_[index(id)] = Row{slider, value, name};
+        rows_[index(id)] = Row{slider, value, name, 0, {}};
         connect(slider, &QSlider::valueChanged, this,
                 [this, id](int position) { onSliderMoved(id, position); });
         connect(slider, &QSlider::sliderPressed, this, &ParameterPanel::dragStarted);
@@ -223,7 +220,7 @@ void ParameterPanel::onSliderMoved(ParamId id, int position) {
 
 void ParameterPanel::showRelevance(const ParameterSpec& spec, const CoreConfig& config) {
     Row& row = rows_[index(spec.id)];
-    const QString why = qs(ParameterRelevance::whyNoEffect(config, spec.id));
+    const QString why = toQString(ParameterRelevance::whyNoEffect(config, spec.id));
     if (why == row.inert)
         return;
     row.inert = why;
@@ -232,9 +229,9 @@ void ParameterPanel::showRelevance(const ParameterSpec& spec, const CoreConfig& 
     row.slider->setEnabled(live);
     row.value->setEnabled(live);
     row.slider->setToolTip(toolTipFor(spec));
-    row.name->setToolTip(live ? qs(spec.meaning)
+    row.name->setToolTip(live ? toQString(spec.meaning)
                               : tr("No effect now. %1").arg(why) + QStringLiteral("\n\n") +
-                                    qs(spec.meaning));
+                                    toQString(spec.meaning));
     row.shown = std::numeric_limits<double>::quiet_NaN(); // its label's tooltip too
 }
 
@@ -258,7 +255,7 @@ void ParameterPanel::showConfig(const CoreConfig& config) {
 void ParameterPanel::showValue(ParamId id, double value) {
     const ParameterSpec& spec = ParameterSpace::spec(id);
     QLabel* label = rows_[index(id)].value;
-    label->setText(qs(spec.formatWithUnit(value)));
+    label->setText(toQString(spec.formatWithUnit(value)));
     // A preset may hold a value between grid points: show it exactly, in italics, and say why
     // the slider sits at the nearest grid value instead (the prediction uses that value).
     const bool exact = session_.grid().find(id, value).has_value();

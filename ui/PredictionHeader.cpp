@@ -1,6 +1,7 @@
 #include "PredictionHeader.h"
 
 #include "ProgramSelector.h"
+#include "QtStrings.h"
 #include "Theme.h"
 #include "params/ParameterSpace.h"
 
@@ -14,10 +15,6 @@ namespace {
 
 /// Below this relative change the target and the baseline count as equal (0.0 % when rounded).
 constexpr double kSameDelta = 0.0005;
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
 
 QString number(double value, int decimals) {
     return QString::number(value, 'f', decimals);
@@ -116,7 +113,7 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
                 .arg(number(cpi, 3), number(p.selectedCpiLow, 3), number(p.selectedCpiHigh, 3)));
         cpi_->setToolTip(tr("Predicted CPI and its band: on regions the model never trained on, "
                             "%1 of simulated CPIs fell inside such a band")
-                             .arg(qs(ModelAccuracy::percent(p.accuracy.bandCoverage))));
+                             .arg(toQString(ModelAccuracy::percent(p.accuracy.bandCoverage))));
     } else {
         cpi_->setText(tr("CPI %1").arg(number(cpi, 3)));
         cpi_->setToolTip(QString());
@@ -146,26 +143,28 @@ void PredictionHeader::showPrediction(const PredictionPtr& prediction) {
                        tr(" (baseline CPI %1)").arg(number(base, 3)));
     colourDelta();
 
-    accuracy_->setText(qs(p.accuracy.summary()));
+    accuracy_->setText(toQString(p.accuracy.summary()));
     QStringList details{
-        tr("Model \"%1\", measured against the reference simulator").arg(qs(p.modelName))};
+        tr("Model \"%1\", measured against the reference simulator").arg(toQString(p.modelName))};
     if (p.accuracy.unseenRegions)
-        details << tr("Regions never trained on: mean error %1, %2 of samples over 10 %")
-                       .arg(qs(ModelAccuracy::percent(p.accuracy.unseenRegions->meanRelError)))
-                       .arg(qs(ModelAccuracy::percent(p.accuracy.unseenRegions->fracOver10Pct)));
+        details
+            << tr("Regions never trained on: mean error %1, %2 of samples over 10 %")
+                   .arg(toQString(ModelAccuracy::percent(p.accuracy.unseenRegions->meanRelError)))
+                   .arg(toQString(ModelAccuracy::percent(p.accuracy.unseenRegions->fracOver10Pct)));
     if (p.accuracy.unseenPrograms)
         details << tr("Programs never trained on: mean error %1")
-                       .arg(qs(ModelAccuracy::percent(p.accuracy.unseenPrograms->meanRelError)));
+                       .arg(toQString(
+                           ModelAccuracy::percent(p.accuracy.unseenPrograms->meanRelError)));
     const std::string program = p.accuracy.programSummary(p.program);
     if (!program.empty())
-        details << tr("This program: %1").arg(qs(program));
+        details << tr("This program: %1").arg(toQString(program));
     accuracy_->setToolTip(details.join(QLatin1Char('\n')));
 
     QStringList warnings;
     for (const ParameterWarning& w : p.warnings)
-        warnings << qs(w.message);
+        warnings << toQString(w.message);
     for (const ParameterWarning& w : p.baselineWarnings)
-        warnings << tr("Baseline: %1").arg(qs(w.message));
+        warnings << tr("Baseline: %1").arg(toQString(w.message));
     if (p.accuracy.isHeldOut(p.program) && !p.accuracy.trainPrograms.empty())
         warnings << tr("%1 was not among the programs the model was trained on")
                         .arg(QString::fromStdString(p.program));

@@ -1,5 +1,6 @@
 #include "SensitivityView.h"
 
+#include "ChartFormat.h"
 #include "params/ParameterSpace.h"
 
 #include <QFontMetrics>
@@ -14,7 +15,7 @@ namespace {
 /// Steps smaller than this (in % of CPI) get no value label beside their bar.
 constexpr double kUnlabelledPercent = 0.5;
 
-constexpr double kBarWidth = 0.36;
+constexpr double kSensitivityBarWidth = 0.36;
 
 /// The value labels' size relative to the row names'.
 constexpr double kValueFont = 0.8;
@@ -32,18 +33,10 @@ QString changeText(double change) {
            QString::number(std::abs(percent), 'f', 1) + QStringLiteral(" %");
 }
 
-QString valueText(ParamId id, double value) {
-    return QString::fromStdString(ParameterSpace::spec(id).formatValue(value));
-}
-
 QString labelOf(const ParameterSensitivity& s) {
     const ParameterSpec& spec = ParameterSpace::spec(s.parameter);
     return QString::fromStdString(spec.label) + QStringLiteral(" = ") +
            QString::fromStdString(spec.formatWithUnit(s.value));
-}
-
-double keyOf(int i, int n) {
-    return static_cast<double>(n - i);
 }
 
 } // namespace
@@ -84,7 +77,7 @@ void SensitivityView::rebuild() {
     const double outline = std::max(1.0, theme().lineWidth / 1.5);
     for (auto [bars, colour] :
          {std::pair{lower_, theme().baseline}, std::pair{upper_, theme().target}}) {
-        bars->setWidth(kBarWidth);
+        bars->setWidth(kSensitivityBarWidth);
         bars->setBrush(colour);
         bars->setPen(QPen(colour.darker(140), outline));
     }
@@ -101,14 +94,14 @@ void SensitivityView::rebuild() {
     double largest = 0;
     for (int i = 0; i < n; ++i) {
         const ParameterSensitivity& s = ranking_[static_cast<std::size_t>(i)];
-        keys << keyOf(i, n);
+        keys << rowKey(i, n);
         names << labelOf(s);
         if (s.lowerValue) {
-            lowerKeys << keyOf(i, n);
+            lowerKeys << rowKey(i, n);
             lowerValues << s.lowerChange() * 100.0;
         }
         if (s.upperValue) {
-            upperKeys << keyOf(i, n);
+            upperKeys << rowKey(i, n);
             upperValues << s.upperChange() * 100.0;
         }
         largest = std::max(largest, s.magnitude() * 100.0);
@@ -149,9 +142,9 @@ void SensitivityView::rebuild() {
             label->setPadding(QMargins(right ? 5 : 0, 0, right ? 0 : 5, 0));
             label->setClipToAxisRect(true);
             // Each bar of the pair sits a quarter row off the row's centre.
-            const double offset = (up ? -1.0 : 1.0) * (kBarWidth / 2 + 0.01);
-            label->position->setCoords(percent, keyOf(i, n) + offset);
-            label->setText(valueText(s.parameter, *value) + QStringLiteral(": ") +
+            const double offset = (up ? -1.0 : 1.0) * (kSensitivityBarWidth / 2 + 0.01);
+            label->position->setCoords(percent, rowKey(i, n) + offset);
+            label->setText(ChartFormat::parameterValue(s.parameter, *value) + QStringLiteral(": ") +
                            changeText(up ? s.upperChange() : s.lowerChange()));
             label->setColor(theme().foreground);
             valueLabels_ << label;
@@ -220,12 +213,12 @@ QString SensitivityView::hoverTextAt(const QPointF& pos) {
     QString text = labelOf(s) + tr(": CPI %1").arg(QString::number(s.cpi, 'f', 3));
     if (s.lowerValue)
         text += tr("\n%1: CPI %2 (%3)")
-                    .arg(valueText(s.parameter, *s.lowerValue), QString::number(s.lowerCpi, 'f', 3),
-                         changeText(s.lowerChange()));
+                    .arg(ChartFormat::parameterValue(s.parameter, *s.lowerValue),
+                         QString::number(s.lowerCpi, 'f', 3), changeText(s.lowerChange()));
     if (s.upperValue)
         text += tr("\n%1: CPI %2 (%3)")
-                    .arg(valueText(s.parameter, *s.upperValue), QString::number(s.upperCpi, 'f', 3),
-                         changeText(s.upperChange()));
+                    .arg(ChartFormat::parameterValue(s.parameter, *s.upperValue),
+                         QString::number(s.upperCpi, 'f', 3), changeText(s.upperChange()));
     return text;
 }
 
@@ -251,8 +244,9 @@ ChartTable SensitivityView::dataTable() const {
                 continue;
             table.rows.push_back(
                 {key, up ? QStringLiteral("up") : QStringLiteral("down"),
-                 valueText(s.parameter, s.value), ChartTable::number(s.cpi),
-                 valueText(s.parameter, *step), ChartTable::number(up ? s.upperCpi : s.lowerCpi),
+                 ChartFormat::parameterValue(s.parameter, s.value), ChartTable::number(s.cpi),
+                 ChartFormat::parameterValue(s.parameter, *step),
+                 ChartTable::number(up ? s.upperCpi : s.lowerCpi),
                  ChartTable::number((up ? s.upperChange() : s.lowerChange()) * 100.0)});
         }
     }

@@ -1,5 +1,6 @@
 #include "SessionFile.h"
 
+#include "QtStrings.h"
 #include "Session.h"
 #include "SessionFileDocument.h"
 #include "Theme.h"
@@ -17,10 +18,6 @@ namespace {
 
 std::string str(const QString& text) {
     return text.toStdString();
-}
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
 }
 
 /// The database a session file names, looked up as written, then relative to the session file,

@@ -1,18 +1,13 @@
 #include "SessionFileDocument.h"
 
+#include "QtStrings.h"
 #include "SessionFile.h"
 #include "common/JsonFields.h"
 
 #include <QObject>
 
 namespace concorde::ui {
-namespace {
-
-QString qs(const std::string& text) {
-    return QString::fromStdString(text);
-}
-
-} // namespace
+namespace {} // namespace
 
 std::optional<SessionFileDocument>
 SessionFileDocument::read(const nlohmann::json& document, const QString& context,
@@ -46,19 +41,19 @@ SessionFileDocument::read(const nlohmann::json& document, const QString& context
                 CoreConfig::fromJson(fields.value("baseline"), false, fields.where("baseline"));
         if (const auto theme = fields.optionalObject("theme")) {
             if (theme->has("scheme"))
-                read.scheme = qs(theme->string("scheme"));
+                read.scheme = toQString(theme->string("scheme"));
             if (theme->has("projector"))
                 read.projector = theme->boolean("projector");
         }
-        read.program = qs(fields.string("program", std::string()));
-        read.view = qs(fields.string("view", std::string()));
-        read.database = qs(fields.string("database", std::string()));
+        read.program = toQString(fields.string("program", std::string()));
+        read.view = toQString(fields.string("view", std::string()));
+        read.database = toQString(fields.string("database", std::string()));
         if (fields.has("sweep_parameter")) {
             const std::string key = fields.string("sweep_parameter");
             read.sweptParameter = ParameterSpace::find(key);
             if (!read.sweptParameter)
                 return fail(
-                    QObject::tr("%1: unknown sweep_parameter \"%2\"").arg(context, qs(key)));
+                    QObject::tr("%1: unknown sweep_parameter \"%2\"").arg(context, toQString(key)));
         }
     } catch (const std::exception& e) {
         return fail(QString::fromStdString(e.what()));

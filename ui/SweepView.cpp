@@ -1,5 +1,6 @@
 #include "SweepView.h"
 
+#include "ChartFormat.h"
 #include "params/ParameterSpace.h"
 
 #include <algorithm>
@@ -8,14 +9,6 @@
 #include <qcustomplot.h>
 
 namespace concorde::ui {
-namespace {
-
-QString valueText(ParamId id, double value) {
-    return QString::fromStdString(ParameterSpace::spec(id).formatValue(value));
-}
-
-} // namespace
-
 SweepView::SweepView(QWidget* parent) : ChartView(QStringLiteral("sweep"), parent) {
     setTitle(tr("Sweep"));
     setEmptyMessage(tr("No prediction yet: open a feature database"));
@@ -70,7 +63,8 @@ void SweepView::rebuild() {
     QStringList labels;
     for (int v = 0; v < n; ++v) {
         keys << v;
-        labels << valueText(sweep_.parameter, sweep_.values[static_cast<std::size_t>(v)]);
+        labels << ChartFormat::parameterValue(sweep_.parameter,
+                                              sweep_.values[static_cast<std::size_t>(v)]);
     }
     const auto curve = [&](std::size_t program) {
         QVector<double> values;
@@ -157,8 +151,9 @@ void SweepView::rebuild() {
     label->position->setType(QCPItemPosition::ptPlotCoords);
     label->position->setCoords(double(sweep_.current), high + margin);
     label->setPadding(QMargins(4, 2, 0, 0));
-    label->setText((exporting() ? tr("target: %1") : tr("sliders: %1"))
-                       .arg(valueText(sweep_.parameter, sweep_.values[sweep_.current])));
+    label->setText(
+        (exporting() ? tr("target: %1") : tr("sliders: %1"))
+            .arg(ChartFormat::parameterValue(sweep_.parameter, sweep_.values[sweep_.current])));
     label->setFont(theme().font(0.85));
     label->setColor(theme().foreground);
     plot()->replot(QCustomPlot::rpQueuedReplot);
@@ -174,7 +169,8 @@ QString SweepView::hoverTextAt(const QPointF& pos) {
     const auto index = static_cast<std::size_t>(v);
     const double current = sweep_.geometricMeanCpi[sweep_.current];
     QString text = QString::fromStdString(ParameterSpace::spec(sweep_.parameter).label) +
-                   QStringLiteral(" ") + valueText(sweep_.parameter, sweep_.values[index]);
+                   QStringLiteral(" ") +
+                   ChartFormat::parameterValue(sweep_.parameter, sweep_.values[index]);
     if (selected_) {
         const double cpi = sweep_.cpi[index][*selected_];
         const double at = sweep_.cpi[sweep_.current][*selected_];
@@ -198,7 +194,8 @@ ChartTable SweepView::dataTable() const {
     const QString key = QString::fromStdString(ParameterSpace::spec(sweep_.parameter).key);
     const auto addRows = [&](const QString& program, auto cpiAt) {
         for (std::size_t v = 0; v < sweep_.values.size(); ++v)
-            table.rows.push_back({program, key, valueText(sweep_.parameter, sweep_.values[v]),
+            table.rows.push_back({program, key,
+                                  ChartFormat::parameterValue(sweep_.parameter, sweep_.values[v]),
                                   ChartTable::number(cpiAt(v)), QString(), QString()});
     };
     for (std::size_t p = 0; p < sweep_.programs.size(); ++p)

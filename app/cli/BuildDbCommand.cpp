@@ -2,6 +2,7 @@
 
 #include "CommonOptions.h"
 #include "JobRunner.h"
+#include "TextFormat.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
@@ -50,22 +51,6 @@ void BuildDbCommand::declare(CLI::App& app) {
                    "shards' databases with `concorde merge-db`");
 }
 
-namespace {
-
-std::string kilobytes(std::uint64_t bytes) {
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(1) << bytes / 1000.0 << " kB";
-    return text.str();
-}
-
-std::string seconds(double value) {
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(1) << value << " s";
-    return text.str();
-}
-
-} // namespace
-
 int BuildDbCommand::run(std::ostream& out, std::ostream& err) {
     options_.traces.assign(traces_.begin(), traces_.end());
     options_.grid = GridDescription::resolve(grid_);
@@ -81,9 +66,10 @@ int BuildDbCommand::run(std::ostream& out, std::ostream& err) {
         << " already complete, of " << summary.regionsInShard
         << (options_.shard.all() ? "" : " in shard " + options_.shard.toString()) << "\n";
     if (summary.regionsBuilt)
-        out << "stored:     series " << kilobytes(summary.seriesBytes / summary.regionsBuilt)
-            << " per region, records " << kilobytes(summary.recordBytes / summary.regionsBuilt)
-            << " per region\n";
+        out << "stored:     series "
+            << TextFormat::kilobytes(summary.seriesBytes / summary.regionsBuilt)
+            << " per region, records "
+            << TextFormat::kilobytes(summary.recordBytes / summary.regionsBuilt) << " per region\n";
     out << "time:       " << std::fixed << std::setprecision(1) << summary.seconds << " s\n";
     return 0;
 }

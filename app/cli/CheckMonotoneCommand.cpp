@@ -2,6 +2,7 @@
 
 #include "CommonOptions.h"
 #include "JobRunner.h"
+#include "TextFormat.h"
 #include "explore/DatabasePredictor.h"
 #include "explore/MonotonicityCheck.h"
 #include "params/ParameterSpace.h"
@@ -16,12 +17,6 @@
 namespace concorde::cli {
 namespace {
 
-std::string percent(double fraction) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%+.2f %%", 100.0 * fraction);
-    return text;
-}
-
 std::string worstList(const std::vector<MonotonicityCheck::Violation>& violations,
                       const std::string& heading) {
     if (violations.empty())
@@ -34,7 +29,7 @@ std::string worstList(const std::vector<MonotonicityCheck::Violation>& violation
         char line[256];
         std::snprintf(line, sizeof line,
                       "  %9s  %-22s %-13s %6s -> %-6s CPI %.4f -> %.4f  base %zu\n",
-                      percent(v.rise()).c_str(), where.c_str(), spec.key.c_str(),
+                      TextFormat::signedPercent(v.rise()).c_str(), where.c_str(), spec.key.c_str(),
                       spec.formatValue(v.from).c_str(), spec.formatValue(v.to).c_str(), v.fromCpi,
                       v.toCpi, v.base);
         text += line;
@@ -61,8 +56,8 @@ std::string summaryText(const MonotonicityCheck::Result& r, const std::string& m
         std::snprintf(line, sizeof line, "%-14s %-5s  %10zu  %11zu  %9s  %13zu  %14s\n",
                       ParameterSpace::spec(t.parameter.id).key.c_str(),
                       t.parameter.shrinksToGrow ? "down" : "up", t.violations,
-                      t.sweepsOverTolerance, percent(t.maxRise).c_str(), t.programViolations,
-                      percent(t.maxProgramRise).c_str());
+                      t.sweepsOverTolerance, TextFormat::signedPercent(t.maxRise).c_str(),
+                      t.programViolations, TextFormat::signedPercent(t.maxProgramRise).c_str());
         text += line;
     }
     std::snprintf(line, sizeof line, "%-14s %-5s  %10zu  %11s  %9s  %13zu\n", "total", "",

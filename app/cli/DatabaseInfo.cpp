@@ -1,5 +1,6 @@
 #include "DatabaseInfo.h"
 
+#include "TextFormat.h"
 #include "ml/CpiModel.h"
 #include "params/ParameterSpace.h"
 #include "store/FeatureDatabase.h"
@@ -14,15 +15,7 @@
 #include <sstream>
 
 namespace concorde::cli {
-namespace {
-
-std::string kilobytes(std::uint64_t bytes) {
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(1) << bytes / 1000.0 << " kB";
-    return text.str();
-}
-
-} // namespace
+namespace {} // namespace
 
 void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) {
     FeatureDatabase db = FeatureDatabase::openReadOnly(path);
@@ -159,8 +152,8 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
     const auto& regions = doc["regions"];
     out << "regions:         " << regions.size() << " (" << completeRegions << " complete)\n";
     if (completeRegions)
-        out << "stored:          series " << kilobytes(seriesBytes / completeRegions)
-            << " per region, records " << kilobytes(recordBytes / completeRegions)
+        out << "stored:          series " << TextFormat::kilobytes(seriesBytes / completeRegions)
+            << " per region, records " << TextFormat::kilobytes(recordBytes / completeRegions)
             << " per region (blob bytes)\n";
     constexpr std::size_t kShown = 100;
     if (!regions.empty())
@@ -175,8 +168,8 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
             << r["warmup"].get<std::uint64_t>() << std::setw(10) << r["length"].get<std::uint64_t>()
             << std::setw(7) << (r["phase"].is_null() ? "-" : r["phase"].dump()) << std::setw(10)
             << (r["complete"].get<bool>() ? "yes" : "no") << std::setw(10)
-            << kilobytes(r["series_bytes"].get<std::uint64_t>()) << std::setw(10)
-            << kilobytes(r["record_bytes"].get<std::uint64_t>()) << std::setw(8)
+            << TextFormat::kilobytes(r["series_bytes"].get<std::uint64_t>()) << std::setw(10)
+            << TextFormat::kilobytes(r["record_bytes"].get<std::uint64_t>()) << std::setw(8)
             << r["labels"].get<std::uint64_t>() << "\n";
     }
     if (regions.size() > kShown)
@@ -189,7 +182,7 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
     for (const auto& m : doc["models"])
         out << "  " << m["name"].get<std::string>() << "  created "
             << m["created"].get<std::string>() << ", "
-            << kilobytes(m["weight_bytes"].get<std::uint64_t>()) << " of weights\n";
+            << TextFormat::kilobytes(m["weight_bytes"].get<std::uint64_t>()) << " of weights\n";
     for (const auto& m : doc["models"])
         if (m.contains("accuracy"))
             for (const auto& [split, a] : m["accuracy"].items()) {
@@ -201,11 +194,12 @@ void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) 
                               100 * a["frac_over_10pct"].get<double>(), a["samples"].get<int>());
                 out << line;
             }
-    out << "storage:         " << kilobytes(doc["file_bytes"].get<std::uint64_t>()) << " file"
-        << (exact ? ", by table and index (dbstat):" : " (dbstat not available)") << "\n";
+    out << "storage:         " << TextFormat::kilobytes(doc["file_bytes"].get<std::uint64_t>())
+        << " file" << (exact ? ", by table and index (dbstat):" : " (dbstat not available)")
+        << "\n";
     for (const auto& [name, bytes] : storage)
         out << "  " << std::left << std::setw(40) << name << std::right << std::setw(12)
-            << kilobytes(bytes) << "\n";
+            << TextFormat::kilobytes(bytes) << "\n";
 }
 
 } // namespace concorde::cli

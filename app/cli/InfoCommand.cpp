@@ -1,6 +1,7 @@
 #include "InfoCommand.h"
 
 #include "DatabaseInfo.h"
+#include "TextFormat.h"
 #include "store/FeatureDatabase.h"
 #include "trace/TraceMetadataJson.h"
 #include "trace/TraceReader.h"
@@ -29,15 +30,7 @@ void InfoCommand::declare(CLI::App& app) {
     app.add_flag("--json", json_, "print one JSON object instead of text");
 }
 
-namespace {
-
-std::string percent(double fraction) {
-    std::ostringstream text;
-    text << std::fixed << std::setprecision(2) << 100.0 * fraction << " %";
-    return text.str();
-}
-
-} // namespace
+namespace {} // namespace
 
 int InfoCommand::run(std::ostream& out, std::ostream&) {
     if (FeatureDatabase::isSqliteFile(file_)) {
@@ -65,11 +58,14 @@ int InfoCommand::run(std::ostream& out, std::ostream&) {
     for (const auto& [key, value] : info.properties)
         out << "  " << key << " = " << value << "\n";
     out << "instructions:  " << summary.instructions << "\n"
-        << "loads:         " << percent(summary.fraction(summary.withLoad)) << " of instructions\n"
-        << "stores:        " << percent(summary.fraction(summary.withStore)) << " of instructions\n"
-        << "branches:      " << percent(summary.fraction(summary.branches)) << " of instructions, "
-        << (summary.branches ? percent(static_cast<double>(summary.takenBranches) /
-                                       static_cast<double>(summary.branches))
+        << "loads:         " << TextFormat::percent(summary.fraction(summary.withLoad))
+        << " of instructions\n"
+        << "stores:        " << TextFormat::percent(summary.fraction(summary.withStore))
+        << " of instructions\n"
+        << "branches:      " << TextFormat::percent(summary.fraction(summary.branches))
+        << " of instructions, "
+        << (summary.branches ? TextFormat::percent(static_cast<double>(summary.takenBranches) /
+                                                   static_cast<double>(summary.branches))
                              : std::string("0 %"))
         << " taken\n"
         << "class mix:\n";
@@ -78,7 +74,7 @@ int InfoCommand::run(std::ostream& out, std::ostream&) {
             continue;
         out << "  " << std::left << std::setw(10) << instrClassName(static_cast<InstrClass>(i))
             << std::right << std::setw(12) << summary.byClass[i] << "  "
-            << percent(summary.fraction(summary.byClass[i])) << "\n";
+            << TextFormat::percent(summary.fraction(summary.byClass[i])) << "\n";
     }
     if (summary.branches) {
         out << "branch kinds:\n";

@@ -40,7 +40,7 @@ struct Job {
     CoreConfig config;
 };
 
-struct Work {
+struct RegionLabelWork {
     RegionRow region;
     std::string label;
     std::vector<Job> jobs;
@@ -90,14 +90,14 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
         programNames[program.id] = program.name;
 
     Summary summary;
-    std::vector<std::unique_ptr<Work>> todo;
+    std::vector<std::unique_ptr<RegionLabelWork>> todo;
     std::size_t global = 0;
     for (const RegionRow& region : db.regions()) {
         if (!region.complete || !options.shard.contains(global++))
             continue;
         ++summary.regions;
         const std::string& program = programNames[region.programId];
-        auto work = std::make_unique<Work>();
+        auto work = std::make_unique<RegionLabelWork>();
         work->region = region;
         work->label = program + " region " + std::to_string(region.regionIndex);
         const std::set<std::string> existing = db.labelKeys(region.id);
@@ -127,20 +127,20 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
     std::size_t regionsDone = 0;
     job.report(0, todo.size());
     std::size_t next = 0;
-    runOrderedPipeline<Work>(
+    runOrderedPipeline<RegionLabelWork>(
         options.jobs,
-        [&]() -> std::shared_ptr<Work> {
+        [&]() -> std::shared_ptr<RegionLabelWork> {
             if (next >= todo.size() || job.cancelled())
                 return nullptr;
             // The pipeline shares the unit; `todo` keeps owning it.
-            std::shared_ptr<Work> work(todo[next++].get(), [](Work*) {});
+            std::shared_ptr<RegionLabelWork> work(todo[next++].get(), [](RegionLabelWork*) {});
             std::lock_guard lock(databaseMutex);
             work->records = db.regionRecords(work->region.id);
             work->warm = WarmState::fromBytes(db.regionWarmState(work->region.id),
                                               work->label + ", warm state");
             return work;
         },
-        [&](Work& work) {
+        [&](RegionLabelWork& work) {
             work.rows.resize(work.jobs.size());
             // The dependencies do not depend on the configuration: once per region.
             const DependencyGraph graph(work.records, static_cast<std::size_t>(work.region.warmup));
@@ -168,7 +168,7 @@ RegionLabeler::Summary RegionLabeler::label(FeatureDatabase& db, const Options& 
             work.records = {};
             work.warm = nullptr;
         },
-        [&](Work& work) {
+        [&](RegionLabelWork& work) {
             // A region whose simulations were cut short by cancellation is not written at
             // all: its labels are redone in full next time.
             if (job.cancelled())

@@ -378,7 +378,7 @@ StallReason Engine::frontEndReason() const {
 
 bool Engine::dispatchStage(CycleEvent& event) {
     const int width = config_.renameWidth();
-    event.slots = static_cast<std::uint32_t>(width);
+    event.dispatchSlots = static_cast<std::uint32_t>(width);
     event.dispatched = 0;
     event.reason = StallReason::None;
     while (static_cast<int>(event.dispatched) < width) {

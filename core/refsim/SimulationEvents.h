@@ -33,7 +33,7 @@ struct CycleEvent {
     std::uint64_t cycle = 0;
     std::uint32_t repeat = 1;
     std::uint32_t dispatched = 0;           ///< instructions dispatched in the cycle
-    std::uint32_t slots = 0;                ///< rename_width
+    std::uint32_t dispatchSlots = 0;        ///< rename_width
     StallReason reason = StallReason::None; ///< what took the unused slots
 };
 

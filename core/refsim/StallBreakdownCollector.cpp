@@ -9,16 +9,16 @@ void StallBreakdownCollector::onStart(std::uint64_t) {
 }
 
 void StallBreakdownCollector::onCycle(const CycleEvent& event) {
-    width_ = event.slots > 0 ? event.slots : 1;
+    width_ = event.dispatchSlots > 0 ? event.dispatchSlots : 1;
     const double repeat = event.repeat;
     slots_[static_cast<std::size_t>(StallReason::None)] += event.dispatched * repeat;
-    const std::uint32_t unused = event.slots - event.dispatched;
+    const std::uint32_t unused = event.dispatchSlots - event.dispatched;
     if (unused > 0)
         slots_[static_cast<std::size_t>(event.reason)] += unused * repeat;
 }
 
 double StallBreakdownCollector::cyclesFor(StallReason reason) const {
-    return slots(reason) / width_;
+    return unusedSlots(reason) / width_;
 }
 
 nlohmann::json StallBreakdownCollector::toJson() const {

@@ -15,7 +15,9 @@ public:
     void onStart(std::uint64_t instructions) override;
     void onCycle(const CycleEvent& event) override;
 
-    double slots(StallReason reason) const { return slots_[static_cast<std::size_t>(reason)]; }
+    double unusedSlots(StallReason reason) const {
+        return slots_[static_cast<std::size_t>(reason)];
+    }
     double cyclesFor(StallReason reason) const;
     /// {"dispatched": cycles, "frontend.icache": cycles, ...} with every reason.
     nlohmann::json toJson() const;

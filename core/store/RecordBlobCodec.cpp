@@ -10,7 +10,7 @@
 namespace concorde {
 namespace {
 
-constexpr unsigned char kMagic[4] = {'C', 'R', 'B', '1'};
+constexpr unsigned char kRecordBlobMagic[4] = {'C', 'R', 'B', '1'};
 /// A record takes at most a few dozen bytes encoded; anything beyond this per record is damage.
 constexpr std::uint64_t kMaxBytesPerRecord = 256;
 
@@ -30,7 +30,7 @@ std::vector<std::uint8_t> RecordBlobCodec::encode(std::span<const TraceRecord> r
     std::vector<std::uint8_t> blob(kHeaderSize);
     blob.insert(blob.end(), frame.begin(), frame.end());
     unsigned char* p = blob.data();
-    BlobPreamble::write(p, kMagic, kVersion);
+    BlobPreamble::write(p, kRecordBlobMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(records.size()));
     le::store32(p + 12, static_cast<std::uint32_t>(raw.size()));
     le::store32(p + 16, static_cast<std::uint32_t>(compressed));
@@ -46,7 +46,7 @@ std::vector<TraceRecord> RecordBlobCodec::decode(std::span<const std::uint8_t> b
                        " bytes; the header alone is 24)");
     const unsigned char* p = blob.data();
     for (int i = 0; i < 4; ++i)
-        if (p[i] != kMagic[i])
+        if (p[i] != kRecordBlobMagic[i])
             throw badInput(what + ": not a record blob (wrong magic bytes, expected \"CRB1\")");
     const unsigned version = BlobPreamble::version(p);
     if (version != kVersion)

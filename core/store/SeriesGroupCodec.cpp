@@ -15,7 +15,7 @@
 namespace concorde {
 namespace {
 
-constexpr unsigned char kMagic[4] = {'C', 'S', 'G', '1'};
+constexpr unsigned char kSeriesGroupMagic[4] = {'C', 'S', 'G', '1'};
 constexpr std::uint8_t kModeQuantised = 0;
 constexpr std::uint8_t kModeRaw = 1;
 constexpr std::size_t kSeriesHeader = 5;
@@ -84,7 +84,7 @@ Header readHeader(std::span<const std::uint8_t> blob, const std::string& what) {
                        " bytes; the header alone is 32)");
     const unsigned char* p = blob.data();
     for (int i = 0; i < 4; ++i)
-        if (p[i] != kMagic[i])
+        if (p[i] != kSeriesGroupMagic[i])
             throw badInput(what + ": not a series blob (wrong magic bytes, expected \"CSG1\")");
     const unsigned version = BlobPreamble::version(p);
     if (version != SeriesGroupCodec::kVersion)
@@ -207,7 +207,7 @@ SeriesGroupCodec::encode(const SeriesMatrix& series,
     std::vector<std::uint8_t> blob(kHeaderSize);
     blob.insert(blob.end(), frame.begin(), frame.end());
     unsigned char* p = blob.data();
-    BlobPreamble::write(p, kMagic, kVersion);
+    BlobPreamble::write(p, kSeriesGroupMagic, kVersion);
     le::store32(p + 8, static_cast<std::uint32_t>(count));
     le::store32(p + 12, static_cast<std::uint32_t>(windows));
     le::store32(p + 16, kStepsPerOctave);

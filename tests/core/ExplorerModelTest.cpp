@@ -302,7 +302,7 @@ private slots:
     void sensitivityRankingStepsEveryParameter() {
         const auto model = ExplorerModel::open(database());
         const CoreConfig config = onTinyGrid();
-        for (const std::string program : {std::string(), std::string("beta")}) {
+        for (const std::string& program : {std::string(), std::string("beta")}) {
             const auto ranking = SensitivityRanking::rank(*model, config, program);
             std::size_t varying = 0;
             for (const ParameterSpec& spec : ParameterSpace::all())
