@@ -212,7 +212,9 @@ private slots:
     }
 
     void copyToClipboard() {
-        ChartExporter::copyToClipboard(phases_, ChartExporter::Options{QSize(400, 300), 1.0});
+        ChartExporter::Options options;
+        options.size = QSize(400, 300);
+        ChartExporter::copyToClipboard(phases_, options);
         const QMimeData* data = QGuiApplication::clipboard()->mimeData();
         QVERIFY(data);
         QVERIFY(data->hasImage());
