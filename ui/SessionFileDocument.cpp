@@ -7,8 +7,6 @@
 #include <QObject>
 
 namespace concorde::ui {
-namespace {} // namespace
-
 std::optional<SessionFileDocument>
 SessionFileDocument::read(const nlohmann::json& document, const QString& context,
                           const CoreConfig& config, const CoreConfig& baseline, QString* message) {

@@ -15,8 +15,6 @@
 #include <sstream>
 
 namespace concorde::cli {
-namespace {} // namespace
-
 void DatabaseInfo::print(const std::string& path, bool json, std::ostream& out) {
     FeatureDatabase db = FeatureDatabase::openReadOnly(path);
     nlohmann::json doc;

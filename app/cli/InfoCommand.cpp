@@ -30,8 +30,6 @@ void InfoCommand::declare(CLI::App& app) {
     app.add_flag("--json", json_, "print one JSON object instead of text");
 }
 
-namespace {} // namespace
-
 int InfoCommand::run(std::ostream& out, std::ostream&) {
     if (FeatureDatabase::isSqliteFile(file_)) {
         DatabaseInfo::print(file_, json_, out);

@@ -17,10 +17,6 @@ std::string TextFormat::kilobytes(std::uint64_t bytes) {
     return printed("%.1f kB", static_cast<double>(bytes) / 1000.0);
 }
 
-std::string TextFormat::seconds(double value) {
-    return printed("%.1f s", value);
-}
-
 std::string TextFormat::percent(double fraction) {
     return printed("%.2f %%", 100.0 * fraction);
 }

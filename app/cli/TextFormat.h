@@ -5,14 +5,12 @@
 
 namespace concorde::cli {
 
-/// How the commands write sizes, times and fractions in their reports (one place, so that
+/// How the commands write sizes and fractions in their reports (one place, so that
 /// `info`, `build-db` and `check-monotone` agree).
 class TextFormat {
 public:
     /// Bytes as kilobytes with one decimal: 12345 → "12.3 kB".
     static std::string kilobytes(std::uint64_t bytes);
-    /// Seconds with one decimal: "4.2 s".
-    static std::string seconds(double value);
     /// A fraction as a percentage with two decimals: 0.1234 → "12.34 %".
     static std::string percent(double fraction);
     /// A change as a signed percentage with two decimals: 0.012 → "+1.20 %".
