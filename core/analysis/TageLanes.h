@@ -4,51 +4,57 @@
 
 namespace concorde {
 
-/// The per-branch arithmetic of TagePredictor done for all its tagged tables at once, one
-/// 32-bit lane per table. Each function exists twice: the dispatched one runs an AVX2 clone
-/// where the CPU has AVX2 (chosen at load time) and the portable one otherwise; the *Portable
-/// one is always the baseline code, so that tests can compare the two.
+/// TagePredictor's per-table arithmetic, one 32-bit lane per tagged table.
 inline constexpr int kTageLanes = 16;
 
-/// Hashing inputs, kTageLanes entries each (an unused table has zero masks).
-struct TageHashLanes {
-    const std::uint32_t* pathMask;   ///< which path-history bits the table uses
-    const std::uint32_t* rotate;     ///< left rotation of the folded path, < index width
-    const std::uint32_t* rotateBack; ///< index width − rotate
-    const std::uint32_t* indexShift; ///< PC hash shift
-    const std::uint32_t* indexMask;  ///< 2^index width − 1
-    const std::uint32_t* tagShift;   ///< the tag width
-    const std::uint32_t* tagMask;    ///< 2^tag width − 1
-    const std::uint32_t* foldIndex;  ///< folded global history, index width
-    const std::uint32_t* foldTag0;   ///< folded global history, tag width
-    const std::uint32_t* foldTag1;   ///< folded global history, tag width − 1
+/// The per-table state of TagePredictor's tagged tables, kTageLanes lanes wide (an unused
+/// table has zero masks, hashes to index and tag 0 and keeps its folds at 0). One block, so
+/// that the kernels below reach every lane array at a fixed offset from one pointer.
+struct alignas(32) TageLanes {
+    // Hashing constants, derived from the geometry.
+    std::uint32_t pathMask[kTageLanes]{};   ///< which path-history bits the table uses
+    std::uint32_t rotate[kTageLanes]{};     ///< left rotation of the folded path, < index width
+    std::uint32_t rotateBack[kTageLanes]{}; ///< index width − rotate
+    std::uint32_t indexShift[kTageLanes]{}; ///< PC hash shift
+    std::uint32_t indexMask[kTageLanes]{};  ///< 2^index width − 1
+    std::uint32_t tagShift[kTageLanes]{};   ///< the tag width
+    std::uint32_t tagMask[kTageLanes]{};    ///< 2^tag width − 1
+    std::uint32_t tableBase[kTageLanes]{};  ///< first slot of the table in the tag array
+    std::uint32_t length[kTageLanes]{};     ///< global-history length; 0 if unused
+    /// The global history folded (xor of w-bit chunks) into three widths: [0] the index width,
+    /// [1] the tag width, [2] the tag width − 1.
+    std::uint32_t fold[3][kTageLanes]{};
+    /// 1 << (length mod width): where the bit leaving the history is taken out; 0 if unused.
+    std::uint32_t outBit[3][kTageLanes]{};
+    /// 1 << width; 1 for an unused table.
+    std::uint32_t top[3][kTageLanes]{};
+    std::uint32_t logSize = 0;    ///< index width, the same for every table
+    std::uint32_t usedTables = 0; ///< bit i set for every table in use
 };
 
-/// Every table's index and tag for one branch:
-///   index = (pIndex ^ pIndex >> indexShift ^ foldIndex ^ rotl(fold(pathBits & pathMask))) &
-///   indexMask tag   = (pTag ^ pTag >> tagShift ^ foldTag0 ^ foldTag1 << 1) & tagMask
-/// where fold(p) = (p ^ p >> logSize) & indexMask.
-void hashTageTables(const TageHashLanes& lanes, std::uint32_t logSize, std::uint32_t pIndex,
-                    std::uint32_t pTag, std::uint32_t pathBits, std::uint32_t* indices,
-                    std::uint32_t* tags);
-void hashTageTablesPortable(const TageHashLanes& lanes, std::uint32_t logSize, std::uint32_t pIndex,
-                            std::uint32_t pTag, std::uint32_t pathBits, std::uint32_t* indices,
-                            std::uint32_t* tags);
-
-/// The three folded histories of every table (index, tag, tag − 1), kTageLanes entries each.
-struct TageFoldLanes {
-    std::uint32_t* values[3];
-    const std::uint32_t* outBits[3]; ///< 1 << (history length mod width); 0 for an unused table
-    const std::uint32_t* tops[3];    ///< 1 << width; 1 for an unused table
-};
+/// Every table's index and tag for one branch, written to indices and tags (kTageLanes each):
+///   index = (pIndex ^ pIndex >> indexShift ^ fold[0] ^ rotl(fold(pathBits & pathMask))) &
+///           indexMask, with fold(p) = (p ^ p >> logSize) & indexMask;
+///   tag   = (pTag ^ pTag >> tagShift ^ fold[1] ^ fold[2] << 1) & tagMask.
+/// Returns the tables that hit: bit i set when tableTags[tableBase[i] + index[i]] == tag[i]
+/// for a used table. tableTags needs one element of padding after its last entry.
+/// Runs AVX2 code where the CPU has it; the *Portable function is always the baseline code, so
+/// that tests can compare the two.
+std::uint32_t lookupTageTables(const TageLanes& lanes, std::uint32_t pIndex, std::uint32_t pTag,
+                               std::uint32_t pathBits, const std::uint16_t* tableTags,
+                               std::uint32_t* indices, std::uint32_t* tags);
+std::uint32_t lookupTageTablesPortable(const TageLanes& lanes, std::uint32_t pIndex,
+                                       std::uint32_t pTag, std::uint32_t pathBits,
+                                       const std::uint16_t* tableTags, std::uint32_t* indices,
+                                       std::uint32_t* tags);
 
 /// Shifts the outcome `in` (0 or 1) into every fold. The bit leaving table i's history is
-/// history[(head + lengths[i]) & historyMask] (history holds one outcome per byte, newest at
-/// head); it is taken out at outBit, and the bit shifted out at the top wraps into bit 0.
-void pushTageFolds(const std::uint8_t* history, unsigned head, unsigned historyMask,
-                   const std::uint16_t* lengths, std::uint32_t in, const TageFoldLanes& folds);
-void pushTageFoldsPortable(const std::uint8_t* history, unsigned head, unsigned historyMask,
-                           const std::uint16_t* lengths, std::uint32_t in,
-                           const TageFoldLanes& folds);
+/// history[(head + length[i]) & historyMask] (one outcome per byte, newest at head; history
+/// needs 3 bytes of padding after historyMask + 1); it is taken out at outBit, and the bit
+/// shifted out at the top wraps into bit 0.
+void pushTageFolds(TageLanes& lanes, const std::uint8_t* history, unsigned head,
+                   unsigned historyMask, std::uint32_t in);
+void pushTageFoldsPortable(TageLanes& lanes, const std::uint8_t* history, unsigned head,
+                           unsigned historyMask, std::uint32_t in);
 
 } // namespace concorde

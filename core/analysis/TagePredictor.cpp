@@ -1,11 +1,11 @@
 #include "analysis/TagePredictor.h"
 
-#include "analysis/TageLanes.h"
 #include "common/ConcordeError.h"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <iterator>
 #include <string>
 
 namespace concorde {
@@ -97,17 +97,17 @@ std::vector<std::uint8_t> TagePredictor::saveState() const {
         w.put<std::int32_t>(field);
     for (const std::uint8_t counter : bimodal_)
         w.put(counter);
-    for (std::size_t s = 0; s < tableTags_.size(); ++s) {
+    for (std::size_t s = 0; s < counters_.size(); ++s) {
         w.put(tableTags_[s]);
         w.put(counters_[s].counter);
         w.put(counters_[s].useful);
     }
     // All index folds, then all first tag folds, then all second ones.
-    for (const FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_})
+    for (const auto& fold : lanes_.fold)
         for (int i = 0; i < g.tableCount; ++i)
-            w.put(folds->value[i]);
-    for (const std::uint8_t bit : history_)
-        w.put(bit);
+            w.put(fold[i]);
+    for (unsigned b = 0; b < kHistoryBuffer; ++b)
+        w.put(history_[b]);
     w.put<std::uint32_t>(head_);
     w.put(pathHistory_);
     w.put(recentOutcomes_);
@@ -134,17 +134,16 @@ void TagePredictor::restoreState(std::span<const std::uint8_t> bytes) {
     TagePredictor restored(geometry_);
     for (std::uint8_t& counter : restored.bimodal_)
         counter = r.get<std::uint8_t>();
-    for (std::size_t s = 0; s < restored.tableTags_.size(); ++s) {
+    for (std::size_t s = 0; s < restored.counters_.size(); ++s) {
         restored.tableTags_[s] = r.get<std::uint16_t>();
         restored.counters_[s].counter = r.get<std::int8_t>();
         restored.counters_[s].useful = r.get<std::uint8_t>();
     }
-    for (FoldedHistories* folds :
-         {&restored.foldedIndex_, &restored.foldedTag0_, &restored.foldedTag1_})
+    for (auto& fold : restored.lanes_.fold)
         for (int i = 0; i < g.tableCount; ++i)
-            folds->value[i] = r.get<std::uint32_t>();
-    for (std::uint8_t& bit : restored.history_)
-        bit = r.get<std::uint8_t>();
+            fold[i] = r.get<std::uint32_t>();
+    for (unsigned b = 0; b < kHistoryBuffer; ++b)
+        restored.history_[b] = r.get<std::uint8_t>();
     restored.head_ = r.get<std::uint32_t>() & (kHistoryBuffer - 1);
     restored.pathHistory_ = r.get<std::uint64_t>();
     restored.recentOutcomes_ = r.get<std::uint64_t>();
@@ -165,32 +164,30 @@ void TagePredictor::reset() {
     const Geometry& g = geometry_;
     bimodal_.assign(std::size_t{1} << g.bimodalLogSize, 2);
     const std::size_t entries = static_cast<std::size_t>(g.tableCount) << g.tableLogSize;
-    tableTags_.assign(entries, kEmptyTag);
+    tableTags_.assign(entries + 1, kEmptyTag);
     counters_.assign(entries, EntryCounters{});
-    historyOffset_.fill(0);
-    hashing_ = TableHashing{};
-    for (FoldedHistories* folds : {&foldedIndex_, &foldedTag0_, &foldedTag1_}) {
-        folds->value.fill(0);
-        folds->outBit.fill(0);
-        folds->top.fill(1); // width 0: an unused table's fold stays 0
-    }
+    lanes_ = TageLanes{};
+    TageLanes& l = lanes_;
+    l.logSize = static_cast<std::uint32_t>(g.tableLogSize);
+    for (auto& top : l.top)
+        std::fill(std::begin(top), std::end(top), 1u); // width 0: an unused table's fold stays 0
     for (int i = 0; i < g.tableCount; ++i) {
-        const auto original = static_cast<std::uint16_t>(historyLengths_[i]);
-        historyOffset_[i] = original;
+        const auto length = static_cast<std::uint32_t>(historyLengths_[i]);
+        l.length[i] = length;
         const int widths[] = {g.tableLogSize, tagBits_[i], tagBits_[i] - 1};
-        FoldedHistories* folds[] = {&foldedIndex_, &foldedTag0_, &foldedTag1_};
         for (int k = 0; k < 3; ++k) {
-            folds[k]->top[i] = 1u << widths[k];
-            folds[k]->outBit[i] = 1u << (original % widths[k]);
+            l.top[k][i] = 1u << widths[k];
+            l.outBit[k][i] = 1u << (length % static_cast<std::uint32_t>(widths[k]));
         }
-        TableHashing& h = hashing_;
-        h.pathMask[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
-        h.pathRotate[i] = static_cast<std::uint32_t>(i % g.tableLogSize);
-        h.pathRotateBack[i] = static_cast<std::uint32_t>(g.tableLogSize) - h.pathRotate[i];
-        h.indexShift[i] = static_cast<std::uint32_t>(1 + i % (g.tableLogSize - 1));
-        h.indexMask[i] = (1u << g.tableLogSize) - 1;
-        h.tagShift[i] = static_cast<std::uint32_t>(tagBits_[i]);
-        h.tagMask[i] = (1u << tagBits_[i]) - 1;
+        l.pathMask[i] = (1u << std::min(historyLengths_[i], 16)) - 1;
+        l.rotate[i] = static_cast<std::uint32_t>(i % g.tableLogSize);
+        l.rotateBack[i] = static_cast<std::uint32_t>(g.tableLogSize) - l.rotate[i];
+        l.indexShift[i] = static_cast<std::uint32_t>(1 + i % (g.tableLogSize - 1));
+        l.indexMask[i] = (1u << g.tableLogSize) - 1;
+        l.tagShift[i] = static_cast<std::uint32_t>(tagBits_[i]);
+        l.tagMask[i] = (1u << tagBits_[i]) - 1;
+        l.tableBase[i] = static_cast<std::uint32_t>(i) << g.tableLogSize;
+        l.usedTables |= 1u << i;
     }
     history_.fill(0);
     head_ = 0;
@@ -205,17 +202,7 @@ void TagePredictor::reset() {
     provider_ = alternate_ = -1;
 }
 
-void TagePredictor::lookupTables(std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits) {
-    static_assert(kMaxTables == kTageLanes);
-    const TableHashing& h = hashing_;
-    const TageHashLanes lanes{h.pathMask.data(),        h.pathRotate.data(),
-                              h.pathRotateBack.data(),  h.indexShift.data(),
-                              h.indexMask.data(),       h.tagShift.data(),
-                              h.tagMask.data(),         foldedIndex_.value.data(),
-                              foldedTag0_.value.data(), foldedTag1_.value.data()};
-    hashTageTables(lanes, static_cast<std::uint32_t>(geometry_.tableLogSize), pIndex, pTag,
-                   pathBits, indices_.data(), tags_.data());
-}
+static_assert(TagePredictor::kMaxTables == kTageLanes);
 
 bool TagePredictor::predictConditional(std::uint64_t pc) {
     lookupPc_ = pc;
@@ -231,10 +218,8 @@ bool TagePredictor::predictConditional(std::uint64_t pc) {
     const auto pIndex = static_cast<std::uint32_t>(pc ^ (pc >> 24));
     const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
     const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
-    lookupTables(pIndex, pTag, pathBits);
-    std::uint32_t hits = 0;
-    for (int i = 0; i < geometry_.tableCount; ++i)
-        hits |= static_cast<std::uint32_t>(tableTags_[slot(i, indices_[i])] == tags_[i]) << i;
+    const std::uint32_t hits = lookupTageTables(lanes_, pIndex, pTag, pathBits, tableTags_.data(),
+                                                indices_.data(), tags_.data());
     provider_ = static_cast<int>(std::bit_width(hits)) - 1;
     if (provider_ >= 0)
         alternate_ = static_cast<int>(std::bit_width(hits & ~(1u << provider_))) - 1;
@@ -341,12 +326,7 @@ void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
     // Each fold: shift the new bit in, take out the bit that leaves the history (at its length
     // mod the width), and wrap the bit shifted out at the top back into bit 0. All tables at
     // once, without variable shifts (unused tables: length 0, no leaving bit, stay 0).
-    const TageFoldLanes folds{
-        {foldedIndex_.value.data(), foldedTag0_.value.data(), foldedTag1_.value.data()},
-        {foldedIndex_.outBit.data(), foldedTag0_.outBit.data(), foldedTag1_.outBit.data()},
-        {foldedIndex_.top.data(), foldedTag0_.top.data(), foldedTag1_.top.data()}};
-    pushTageFolds(history_.data(), head_, kHistoryBuffer - 1, historyOffset_.data(),
-                  taken ? 1u : 0u, folds);
+    pushTageFolds(lanes_, history_.data(), head_, kHistoryBuffer - 1, taken ? 1u : 0u);
     pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
 }

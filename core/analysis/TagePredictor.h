@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/BranchPredictor.h"
+#include "analysis/TageLanes.h"
 
 #include <array>
 #include <cstdint>
@@ -104,17 +105,6 @@ private:
         std::int8_t counter = 0; ///< -4..3, taken when ≥ 0
         std::uint8_t useful = 0; ///< 0..3
     };
-    /// Every table's history of historyLength(i) bits folded (xor of w-bit chunks) into three
-    /// widths: the index width and the two tag widths, maintained in O(1) per new bit. Kept as
-    /// one array per fold, all kMaxTables wide, so that pushHistory() updates every table in
-    /// the same few vector operations (unused tables stay 0).
-    struct FoldedHistories {
-        alignas(32) std::array<std::uint32_t, kMaxTables> value{};
-        /// 1 << (history length mod width): where the bit leaving the history is taken out.
-        alignas(32) std::array<std::uint32_t, kMaxTables> outBit{};
-        /// 1 << width; 1 for an unused table.
-        alignas(32) std::array<std::uint32_t, kMaxTables> top{};
-    };
     struct TargetEntry {
         std::uint64_t pc = ~std::uint64_t{0};
         std::uint64_t target = 0;
@@ -124,19 +114,6 @@ private:
         return (static_cast<std::size_t>(table) << geometry_.tableLogSize) + index;
     }
     EntryCounters& entry(int table, std::uint32_t index) { return counters_[slot(table, index)]; }
-    /// Per-table hashing constants, derived from the geometry once, kMaxTables wide so that
-    /// every table's index and tag are computed together (unused tables hash to 0).
-    struct TableHashing {
-        alignas(32) std::array<std::uint32_t, kMaxTables> pathMask{};
-        alignas(32) std::array<std::uint32_t, kMaxTables> pathRotate{};     ///< left rotation
-        alignas(32) std::array<std::uint32_t, kMaxTables> pathRotateBack{}; ///< width - rotation
-        alignas(32) std::array<std::uint32_t, kMaxTables> indexShift{};
-        alignas(32) std::array<std::uint32_t, kMaxTables> indexMask{};
-        alignas(32) std::array<std::uint32_t, kMaxTables> tagShift{}; ///< the tag width
-        alignas(32) std::array<std::uint32_t, kMaxTables> tagMask{};
-    };
-    /// Fills indices_ and tags_ of every table for the branch whose PC hashes are given.
-    void lookupTables(std::uint32_t pIndex, std::uint32_t pTag, std::uint32_t pathBits);
     std::size_t indirectIndex(std::uint64_t pc) const;
     void allocate(bool taken);
     void pushHistory(bool taken, std::uint64_t pc);
@@ -145,15 +122,16 @@ private:
     Geometry geometry_;
     std::vector<int> historyLengths_;
     std::vector<int> tagBits_;
-    std::vector<std::uint8_t> bimodal_;    ///< 2-bit counters, taken when ≥ 2
-    std::vector<std::uint16_t> tableTags_; ///< every tagged entry's tag, kEmptyTag if none
-    std::vector<EntryCounters> counters_;  ///< and its counters, at the same slot
-    FoldedHistories foldedIndex_;
-    FoldedHistories foldedTag0_;
-    FoldedHistories foldedTag1_;
-    std::array<std::uint16_t, kMaxTables> historyOffset_{}; ///< historyLength(i); 0 if unused
-    TableHashing hashing_;
-    std::array<std::uint8_t, kHistoryBuffer> history_{}; ///< circular, newest at head_
+    std::vector<std::uint8_t> bimodal_; ///< 2-bit counters, taken when ≥ 2
+    /// Every tagged entry's tag, kEmptyTag if none, plus one of padding (lookupTageTables).
+    std::vector<std::uint16_t> tableTags_;
+    std::vector<EntryCounters> counters_; ///< and its counters, at the same slot
+    /// Per-table hashing constants and folded histories (index, tag and tag − 1 widths), all
+    /// kMaxTables wide, so that one branch's lookups and history update are done for every
+    /// table in a few vector operations.
+    TageLanes lanes_;
+    /// Circular, newest at head_, with 3 bytes of padding (pushTageFolds reads 4 at a time).
+    std::array<std::uint8_t, kHistoryBuffer + 3> history_{};
     unsigned head_ = 0;
     std::uint64_t pathHistory_ = 0;
     std::uint64_t recentOutcomes_ = 0;       ///< last 64 conditional outcomes (indirect indexing)

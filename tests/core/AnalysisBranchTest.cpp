@@ -5,8 +5,11 @@
 #include "common/ConcordeError.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <functional>
+#include <iterator>
 #include <random>
+#include <vector>
 
 using namespace concorde;
 
@@ -161,9 +164,10 @@ private slots:
                  qPrintable(QString("%1 against %2").arg(tageMisses).arg(bimodalMisses)));
     }
 
-    /// The lane kernels give the same bits in their dispatched form (the AVX2 clone on a CPU
-    /// that has AVX2) as in the portable code, over random inputs across the whole range the
-    /// predictor may give them (index widths 2..20, tag widths 2..15, histories up to 2047).
+    /// The lane kernels give the same bits in their dispatched form (AVX2 code on a CPU that
+    /// has AVX2) as in the portable code, over random inputs across the whole range the
+    /// predictor may give them (index widths 2..20, tag widths 2..15, histories up to 2047),
+    /// including the hit mask against a tag array where about half the lookups hit.
     void tageLanesDispatchedMatchPortable() {
         std::mt19937 random(11);
         const auto below = [&](std::uint32_t n) {
@@ -171,77 +175,88 @@ private slots:
         };
         using Lanes = std::array<std::uint32_t, kTageLanes>;
         for (int round = 0; round < 200; ++round) {
+            TageLanes lanes;
             const std::uint32_t logSize = 2 + below(19);
-            Lanes pathMask{}, rotate{}, rotateBack{}, shift{}, indexMask{}, tagShift{}, tagMask{};
-            Lanes foldIndex{}, foldTag0{}, foldTag1{};
+            lanes.logSize = logSize;
+            for (auto& top : lanes.top)
+                std::fill(std::begin(top), std::end(top), 1u);
             const int used = static_cast<int>(below(kTageLanes + 1)); // the rest stay unused
             for (int i = 0; i < used; ++i) {
                 const std::uint32_t tagBits = 2 + below(14);
-                pathMask[i] = (1u << (1 + below(16))) - 1;
-                rotate[i] = below(logSize);
-                rotateBack[i] = logSize - rotate[i];
-                shift[i] = 1 + below(logSize - 1);
-                indexMask[i] = (1u << logSize) - 1;
-                tagShift[i] = tagBits;
-                tagMask[i] = (1u << tagBits) - 1;
-                foldIndex[i] = below(1u << logSize);
-                foldTag0[i] = below(1u << tagBits);
-                foldTag1[i] = below(1u << (tagBits - 1));
+                lanes.pathMask[i] = (1u << (1 + below(16))) - 1;
+                lanes.rotate[i] = below(logSize);
+                lanes.rotateBack[i] = logSize - lanes.rotate[i];
+                lanes.indexShift[i] = 1 + below(logSize - 1);
+                lanes.indexMask[i] = (1u << logSize) - 1;
+                lanes.tagShift[i] = tagBits;
+                lanes.tagMask[i] = (1u << tagBits) - 1;
+                lanes.tableBase[i] = static_cast<std::uint32_t>(i) << logSize;
+                lanes.length[i] = 1 + below(2047);
+                lanes.usedTables |= 1u << i;
+                const std::uint32_t widths[] = {logSize, tagBits, tagBits - 1};
+                for (int k = 0; k < 3; ++k) {
+                    lanes.top[k][i] = 1u << widths[k];
+                    lanes.outBit[k][i] = 1u << (lanes.length[i] % widths[k]);
+                    lanes.fold[k][i] = below(1u << widths[k]);
+                }
             }
-            const TageHashLanes lanes{pathMask.data(), rotate.data(),    rotateBack.data(),
-                                      shift.data(),    indexMask.data(), tagShift.data(),
-                                      tagMask.data(),  foldIndex.data(), foldTag0.data(),
-                                      foldTag1.data()};
+            // A tag array (plus its one element of padding) of random tags.
+            std::vector<std::uint16_t> tableTags((static_cast<std::size_t>(used) << logSize) + 1);
+            for (std::uint16_t& tag : tableTags)
+                tag = static_cast<std::uint16_t>(random());
+            std::uint32_t hitsSeen = 0;
             for (int branch = 0; branch < 50; ++branch) {
                 const std::uint32_t pIndex = random(), pTag = random(), path = random();
                 Lanes indices{}, tags{}, portableIndices{}, portableTags{};
-                hashTageTables(lanes, logSize, pIndex, pTag, path, indices.data(), tags.data());
-                hashTageTablesPortable(lanes, logSize, pIndex, pTag, path, portableIndices.data(),
-                                       portableTags.data());
+                // Make about half of the used tables hit: store the tag the lookup will compute.
+                lookupTageTablesPortable(lanes, pIndex, pTag, path, tableTags.data(),
+                                         portableIndices.data(), portableTags.data());
+                for (int i = 0; i < used; ++i)
+                    if (random() & 1)
+                        tableTags[lanes.tableBase[i] + portableIndices[i]] =
+                            static_cast<std::uint16_t>(portableTags[i]);
+                const std::uint32_t hits = lookupTageTables(
+                    lanes, pIndex, pTag, path, tableTags.data(), indices.data(), tags.data());
+                const std::uint32_t portableHits =
+                    lookupTageTablesPortable(lanes, pIndex, pTag, path, tableTags.data(),
+                                             portableIndices.data(), portableTags.data());
+                QCOMPARE(hits, portableHits);
                 QVERIFY(indices == portableIndices);
                 QVERIFY(tags == portableTags);
+                QCOMPARE(hits & ~lanes.usedTables, 0u);
+                hitsSeen |= hits;
                 for (int i = 0; i < kTageLanes; ++i) {
-                    QVERIFY(indices[i] <= indexMask[i]);
-                    QVERIFY(tags[i] <= tagMask[i]);
+                    QVERIFY(indices[i] <= lanes.indexMask[i]);
+                    QVERIFY(tags[i] <= lanes.tagMask[i]);
+                    const bool hit =
+                        i < used && tableTags[lanes.tableBase[i] + indices[i]] == tags[i];
+                    QCOMPARE(((hits >> i) & 1u) != 0, hit);
                 }
             }
-            // Folds: the same pushes through both, from the same random history.
-            std::array<std::uint8_t, 2048> history{};
+            if (used > 0)
+                QVERIFY(hitsSeen != 0);
+            // Folds: the same pushes through both, from the same random history (2048 outcomes
+            // and the 3 bytes of padding the kernels may read).
+            std::array<std::uint8_t, 2048 + 3> history{};
             for (std::uint8_t& bit : history)
                 bit = static_cast<std::uint8_t>(random() & 1);
-            std::array<std::uint16_t, kTageLanes> lengths{};
-            std::array<Lanes, 3> values{}, portableValues{}, outBits{}, tops{};
-            for (int k = 0; k < 3; ++k)
-                tops[k].fill(1);
-            for (int i = 0; i < used; ++i) {
-                lengths[i] = static_cast<std::uint16_t>(1 + below(2047));
-                for (int k = 0; k < 3; ++k) {
-                    const std::uint32_t width = 1 + below(20);
-                    tops[k][i] = 1u << width;
-                    outBits[k][i] = 1u << (lengths[i] % width);
-                    values[k][i] = portableValues[k][i] = below(1u << width);
-                }
-            }
-            const auto foldLanes = [&](std::array<Lanes, 3>& v) {
-                return TageFoldLanes{{v[0].data(), v[1].data(), v[2].data()},
-                                     {outBits[0].data(), outBits[1].data(), outBits[2].data()},
-                                     {tops[0].data(), tops[1].data(), tops[2].data()}};
-            };
+            TageLanes portable = lanes;
             unsigned head = 0;
             for (int push = 0; push < 300; ++push) {
                 const std::uint32_t in = random() & 1;
                 head = (head - 1) & 2047u;
                 history[head] = static_cast<std::uint8_t>(in);
-                pushTageFolds(history.data(), head, 2047u, lengths.data(), in, foldLanes(values));
-                pushTageFoldsPortable(history.data(), head, 2047u, lengths.data(), in,
-                                      foldLanes(portableValues));
-                QVERIFY(values == portableValues);
+                pushTageFolds(lanes, history.data(), head, 2047u, in);
+                pushTageFoldsPortable(portable, history.data(), head, 2047u, in);
+                for (int k = 0; k < 3; ++k)
+                    QVERIFY(std::equal(std::begin(lanes.fold[k]), std::end(lanes.fold[k]),
+                                       std::begin(portable.fold[k])));
             }
             for (int k = 0; k < 3; ++k)
                 for (int i = 0; i < kTageLanes; ++i) {
-                    QVERIFY(values[k][i] < tops[k][i]); // stays within its width
+                    QVERIFY(lanes.fold[k][i] < lanes.top[k][i]); // stays within its width
                     if (i >= used)
-                        QCOMPARE(values[k][i], 0u); // an unused table's fold stays 0
+                        QCOMPARE(lanes.fold[k][i], 0u); // an unused table's fold stays 0
                 }
         }
     }
