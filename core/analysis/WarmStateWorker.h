@@ -64,6 +64,7 @@ public:
     std::vector<std::uint8_t> takeSnapshot();
 
 private:
+    static constexpr std::size_t kCacheLine = 64;
     enum class Kind { Reset, Events, Snapshot };
     struct Task {
         Kind kind = Kind::Reset;
@@ -80,12 +81,15 @@ private:
 
     TagePredictor::Geometry geometry_;
     BranchTargetSpec targetSpec_;
-    std::vector<WarmStateBuilder::BranchEvent> log_;
+    // The producer's log, the worker's predictors and the shared queue each on cache lines of
+    // their own: the producer writes the log's end once per branch, the worker reads its
+    // predictors' geometry on every branch, and sharing a line made each of those a miss.
+    alignas(kCacheLine) std::vector<WarmStateBuilder::BranchEvent> log_;
     // The worker's, touched by its thread only.
-    std::optional<TagePredictor> tage_;
+    alignas(kCacheLine) std::optional<TagePredictor> tage_;
     std::optional<BranchTargetPredictor> targets_;
 
-    std::mutex mutex_;
+    alignas(kCacheLine) std::mutex mutex_;
     std::condition_variable workReady_; ///< tasks to do, or stop
     std::condition_variable roomReady_; ///< room in the queue, a snapshot done, or a failure
     std::deque<Task> queue_;
