@@ -33,9 +33,8 @@ void pushTageFoldsPortable(TageLanes& lanes, const std::uint8_t* history, unsign
         const bool leaving = history[(head + lanes.length[i]) & historyMask] & 1u;
         for (int k = 0; k < 3; ++k) {
             std::uint32_t v = ((lanes.fold[k][i] << 1) | in) ^ (leaving ? lanes.outBit[k][i] : 0);
-            if (v & lanes.top[k][i])
-                v ^= 1u;
-            lanes.fold[k][i] = v & (lanes.top[k][i] - 1u);
+            v ^= v >> lanes.width[k][i]; // v < 2^(width + 1): the top bit wraps into bit 0
+            lanes.fold[k][i] = v & lanes.foldMask[k][i];
         }
     }
 }
@@ -62,6 +61,7 @@ namespace {
     const __m256i pathAll = _mm256_set1_epi32(static_cast<int>(pathBits));
     const __m256i low16 = _mm256_set1_epi32(0xFFFF);
     std::uint32_t hits = 0;
+#pragma GCC unroll 2
     for (int h = 0; h < kTageLanes; h += 8) {
         const __m256i indexMask = load(l.indexMask + h);
         __m256i path = _mm256_and_si256(pathAll, load(l.pathMask + h));
@@ -95,19 +95,19 @@ namespace {
     const __m256i one = _mm256_set1_epi32(1);
     const __m256i inBit = _mm256_set1_epi32(static_cast<int>(in));
     const __m256i zero = _mm256_setzero_si256();
+#pragma GCC unroll 2
     for (int h = 0; h < kTageLanes; h += 8) {
         // Each lane reads the four bytes from its leaving bit on (hence the padding).
         const __m256i at = _mm256_and_si256(_mm256_add_epi32(at0, load(l.length + h)), mask);
         const __m256i leaving = _mm256_sub_epi32(
             zero, _mm256_and_si256(
                       _mm256_i32gather_epi32(reinterpret_cast<const int*>(history), at, 1), one));
+#pragma GCC unroll 3
         for (int k = 0; k < 3; ++k) {
-            const __m256i top = load(l.top[k] + h);
             __m256i v = _mm256_or_si256(_mm256_slli_epi32(load(l.fold[k] + h), 1), inBit);
             v = _mm256_xor_si256(v, _mm256_and_si256(leaving, load(l.outBit[k] + h)));
-            const __m256i wrapped =
-                _mm256_andnot_si256(_mm256_cmpeq_epi32(_mm256_and_si256(v, top), zero), one);
-            v = _mm256_and_si256(_mm256_xor_si256(v, wrapped), _mm256_sub_epi32(top, one));
+            v = _mm256_xor_si256(v, _mm256_srlv_epi32(v, load(l.width[k] + h)));
+            v = _mm256_and_si256(v, load(l.foldMask[k] + h));
             _mm256_store_si256(reinterpret_cast<__m256i*>(l.fold[k] + h), v);
         }
     }

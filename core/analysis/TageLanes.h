@@ -26,8 +26,9 @@ struct alignas(32) TageLanes {
     std::uint32_t fold[3][kTageLanes]{};
     /// 1 << (length mod width): where the bit leaving the history is taken out; 0 if unused.
     std::uint32_t outBit[3][kTageLanes]{};
-    /// 1 << width; 1 for an unused table.
-    std::uint32_t top[3][kTageLanes]{};
+    /// The fold's width, and 2^width − 1 (both 0 for an unused table, whose fold stays 0).
+    std::uint32_t width[3][kTageLanes]{};
+    std::uint32_t foldMask[3][kTageLanes]{};
     std::uint32_t logSize = 0;    ///< index width, the same for every table
     std::uint32_t usedTables = 0; ///< bit i set for every table in use
 };

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
-#include <iterator>
 #include <string>
 
 namespace concorde {
@@ -169,14 +168,13 @@ void TagePredictor::reset() {
     lanes_ = TageLanes{};
     TageLanes& l = lanes_;
     l.logSize = static_cast<std::uint32_t>(g.tableLogSize);
-    for (auto& top : l.top)
-        std::fill(std::begin(top), std::end(top), 1u); // width 0: an unused table's fold stays 0
     for (int i = 0; i < g.tableCount; ++i) {
         const auto length = static_cast<std::uint32_t>(historyLengths_[i]);
         l.length[i] = length;
         const int widths[] = {g.tableLogSize, tagBits_[i], tagBits_[i] - 1};
         for (int k = 0; k < 3; ++k) {
-            l.top[k][i] = 1u << widths[k];
+            l.width[k][i] = static_cast<std::uint32_t>(widths[k]);
+            l.foldMask[k][i] = (1u << widths[k]) - 1;
             l.outBit[k][i] = 1u << (length % static_cast<std::uint32_t>(widths[k]));
         }
         l.pathMask[i] = (1u << std::min(historyLengths_[i], 16)) - 1;

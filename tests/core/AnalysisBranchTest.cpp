@@ -178,8 +178,6 @@ private slots:
             TageLanes lanes;
             const std::uint32_t logSize = 2 + below(19);
             lanes.logSize = logSize;
-            for (auto& top : lanes.top)
-                std::fill(std::begin(top), std::end(top), 1u);
             const int used = static_cast<int>(below(kTageLanes + 1)); // the rest stay unused
             for (int i = 0; i < used; ++i) {
                 const std::uint32_t tagBits = 2 + below(14);
@@ -195,7 +193,8 @@ private slots:
                 lanes.usedTables |= 1u << i;
                 const std::uint32_t widths[] = {logSize, tagBits, tagBits - 1};
                 for (int k = 0; k < 3; ++k) {
-                    lanes.top[k][i] = 1u << widths[k];
+                    lanes.width[k][i] = widths[k];
+                    lanes.foldMask[k][i] = (1u << widths[k]) - 1;
                     lanes.outBit[k][i] = 1u << (lanes.length[i] % widths[k]);
                     lanes.fold[k][i] = below(1u << widths[k]);
                 }
@@ -254,7 +253,7 @@ private slots:
             }
             for (int k = 0; k < 3; ++k)
                 for (int i = 0; i < kTageLanes; ++i) {
-                    QVERIFY(lanes.fold[k][i] < lanes.top[k][i]); // stays within its width
+                    QVERIFY(lanes.fold[k][i] <= lanes.foldMask[k][i]); // stays within its width
                     if (i >= used)
                         QCOMPARE(lanes.fold[k][i], 0u); // an unused table's fold stays 0
                 }
