@@ -323,7 +323,7 @@ void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
     history_[head_] = taken ? 1 : 0;
     // Each fold: shift the new bit in, take out the bit that leaves the history (at its length
     // mod the width), and wrap the bit shifted out at the top back into bit 0. All tables at
-    // once, without variable shifts (unused tables: length 0, no leaving bit, stay 0).
+    // once (unused tables: no leaving bit and a zero mask, so their folds stay 0).
     pushTageFolds(lanes_, history_.data(), head_, kHistoryBuffer - 1, taken ? 1u : 0u);
     pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
