@@ -27,7 +27,9 @@ std::size_t setOf(std::uint64_t pc, std::uint32_t sets) {
     if ((sets & (sets - 1)) != 0)
         return static_cast<std::size_t>(x % sets);
     const std::uint64_t mask = sets - 1;
-    const int bits = std::popcount(mask);
+    // log2(sets); not popcount(mask), which is a library call where the build does not assume
+    // a POPCNT instruction, and this runs for every branch.
+    const int bits = std::countr_zero(sets);
     if (bits == 0)
         return 0;
     std::uint64_t folded = 0;

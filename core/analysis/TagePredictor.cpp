@@ -202,32 +202,27 @@ void TagePredictor::reset() {
 
 static_assert(TagePredictor::kMaxTables == kTageLanes);
 
-bool TagePredictor::predictConditional(std::uint64_t pc) {
-    lookupPc_ = pc;
-    bimodalIndex_ =
-        static_cast<std::uint32_t>((pc ^ (pc >> geometry_.bimodalLogSize)) &
-                                   ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1));
-    const bool basePrediction = bimodal_[bimodalIndex_] >= 2;
+void TagePredictor::hashTables(std::uint64_t pc, TageLookup& lookup) const {
+    const TageBranchHash b = branchHash(pc);
+    hashTageTables(lanes_, b.pIndex, b.pTag, b.pathBits, lookup);
+}
+
+bool TagePredictor::decide(const TageLookup& lookup, std::uint32_t bimodalIndex,
+                           std::uint32_t hits) {
+    const bool basePrediction = bimodal_[bimodalIndex] >= 2;
     provider_ = alternate_ = -1;
-    // Every table is looked up and the hits collected in a mask, without a branch per table:
-    // the loads are independent and overlap, where a longest-first search waited for each tag
-    // (an L2 load) before it knew whether to go on, and mispredicted where it stopped. The
-    // provider is the longest hit, the alternate the next longest.
-    const auto pIndex = static_cast<std::uint32_t>(pc ^ (pc >> 24));
-    const auto pTag = static_cast<std::uint32_t>(pc ^ (pc >> 16));
-    const auto pathBits = static_cast<std::uint32_t>(pathHistory_);
-    const std::uint32_t hits = lookupTageTables(lanes_, pIndex, pTag, pathBits, tableTags_.data(),
-                                                indices_.data(), tags_.data());
+    // The provider is the longest hit, the alternate the next longest.
     provider_ = static_cast<int>(std::bit_width(hits)) - 1;
     if (provider_ >= 0)
         alternate_ = static_cast<int>(std::bit_width(hits & ~(1u << provider_))) - 1;
-    alternatePrediction_ =
-        alternate_ >= 0 ? entry(alternate_, indices_[alternate_]).counter >= 0 : basePrediction;
+    alternatePrediction_ = alternate_ >= 0
+                               ? entry(alternate_, lookup.indices[alternate_]).counter >= 0
+                               : basePrediction;
     if (provider_ < 0) {
         providerPrediction_ = prediction_ = basePrediction;
         return prediction_;
     }
-    const EntryCounters& e = entry(provider_, indices_[provider_]);
+    const EntryCounters& e = entry(provider_, lookup.indices[provider_]);
     providerPrediction_ = e.counter >= 0;
     const bool newlyAllocated = e.useful == 0 && (e.counter == 0 || e.counter == -1);
     prediction_ =
@@ -235,14 +230,29 @@ bool TagePredictor::predictConditional(std::uint64_t pc) {
     return prediction_;
 }
 
+bool TagePredictor::predictConditional(std::uint64_t pc) {
+    lookupPc_ = pc;
+    bimodalIndex_ = bimodalIndex(pc);
+    hashTables(pc, lookup_);
+    // Every table is looked up and the hits collected in a mask, without a branch per table:
+    // the loads are independent and overlap, where a longest-first search waited for each tag
+    // (an L2 load) before it knew whether to go on, and mispredicted where it stopped.
+    return decide(lookup_, bimodalIndex_, matchTageTables(lanes_, tableTags_.data(), lookup_));
+}
+
 void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
     if (pc != lookupPc_)
         predictConditional(pc); // the caller skipped predict: recreate the lookup state
     lookupPc_ = ~std::uint64_t{0};
+    trainTables(lookup_, bimodalIndex_, taken);
+    pushHistory(taken, pc);
+}
 
+int TagePredictor::trainTables(const TageLookup& lookup, std::uint32_t bimodalIndex, bool taken) {
+    std::uint8_t& bimodal = bimodal_[bimodalIndex];
     bool allocateNew = prediction_ != taken && provider_ < geometry_.tableCount - 1;
     if (provider_ >= 0) {
-        EntryCounters& e = entry(provider_, indices_[provider_]);
+        EntryCounters& e = entry(provider_, lookup.indices[provider_]);
         const bool newlyAllocated = e.useful == 0 && (e.counter == 0 || e.counter == -1);
         if (newlyAllocated) {
             if (providerPrediction_ != alternatePrediction_)
@@ -252,19 +262,19 @@ void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
                 allocateNew = false;
         }
     }
-    if (allocateNew)
-        allocate(taken);
+    const int allocated = allocateNew ? allocate(lookup, taken) : -1;
 
     if (provider_ >= 0) {
-        EntryCounters& e = entry(provider_, indices_[provider_]);
+        EntryCounters& e = entry(provider_, lookup.indices[provider_]);
         if (e.useful == 0) {
             // A not-yet-useful provider may be replaced soon: keep the alternate trained.
             if (alternate_ >= 0)
-                saturatingUpdate(entry(alternate_, indices_[alternate_]).counter, taken, -4, 3);
-            else if (taken && bimodal_[bimodalIndex_] < 3)
-                ++bimodal_[bimodalIndex_];
-            else if (!taken && bimodal_[bimodalIndex_] > 0)
-                --bimodal_[bimodalIndex_];
+                saturatingUpdate(entry(alternate_, lookup.indices[alternate_]).counter, taken, -4,
+                                 3);
+            else if (taken && bimodal < 3)
+                ++bimodal;
+            else if (!taken && bimodal > 0)
+                --bimodal;
         }
         saturatingUpdate(e.counter, taken, -4, 3);
         if (providerPrediction_ != alternatePrediction_) {
@@ -276,26 +286,25 @@ void TagePredictor::updateConditional(std::uint64_t pc, bool taken) {
             }
         }
     } else if (taken) {
-        if (bimodal_[bimodalIndex_] < 3)
-            ++bimodal_[bimodalIndex_];
-    } else if (bimodal_[bimodalIndex_] > 0) {
-        --bimodal_[bimodalIndex_];
+        if (bimodal < 3)
+            ++bimodal;
+    } else if (bimodal > 0) {
+        --bimodal;
     }
 
     // Graceful aging: halving (rather than clearing) keeps the most useful entries protected.
     if ((++conditionalCount_ & ((std::uint64_t{1} << geometry_.usefulResetLog) - 1)) == 0)
         for (EntryCounters& e : counters_)
             e.useful >>= 1;
-
-    pushHistory(taken, pc);
+    return allocated;
 }
 
-void TagePredictor::allocate(bool taken) {
+int TagePredictor::allocate(const TageLookup& lookup, bool taken) {
     const int start = provider_ + 1;
     int first = -1;
     int second = -1;
     for (int j = start; j < geometry_.tableCount; ++j) {
-        if (entry(j, indices_[j]).useful != 0)
+        if (entry(j, lookup.indices[j]).useful != 0)
             continue;
         if (first < 0) {
             first = j;
@@ -307,15 +316,102 @@ void TagePredictor::allocate(bool taken) {
     if (first < 0) {
         // Every candidate is useful: age them so that a later misprediction finds room.
         for (int j = start; j < geometry_.tableCount; ++j) {
-            EntryCounters& e = entry(j, indices_[j]);
+            EntryCounters& e = entry(j, lookup.indices[j]);
             if (e.useful > 0)
                 --e.useful;
         }
-        return;
+        return -1;
     }
     const int chosen = second >= 0 && (nextRandom() & 1u) ? second : first;
-    tableTags_[slot(chosen, indices_[chosen])] = static_cast<std::uint16_t>(tags_[chosen]);
-    entry(chosen, indices_[chosen]) = EntryCounters{static_cast<std::int8_t>(taken ? 0 : -1), 0};
+    tableTags_[slot(chosen, lookup.indices[chosen])] =
+        static_cast<std::uint16_t>(lookup.tags[chosen]);
+    entry(chosen, lookup.indices[chosen]) =
+        EntryCounters{static_cast<std::int8_t>(taken ? 0 : -1), 0};
+    return chosen;
+}
+
+void TagePredictor::train(std::span<const BranchEvent> branches) {
+    // Up to 32 conditional branches are gathered, with the path history each one sees; then
+    // their outcomes enter the global history at once and hashAndPushTageRun() computes their
+    // lookups with the folds in registers; then they are decided and trained in order. The
+    // lookups depend only on the histories, the tables only on the lookups and outcomes.
+    constexpr int kGroup = 32;
+    std::array<TageBranchHash, kGroup> hashes;
+    std::array<std::uint32_t, kGroup> bimodalIndices;
+    std::array<TageLookup, kGroup> lookups;
+    alignas(32) std::array<std::uint32_t, kTageLanes> leaving{};
+    std::uint32_t outcomes = 0;
+    int count = 0;
+    const auto trainGroup = [&] {
+        if (count == 0)
+            return;
+        // The outcomes enter the history as pushHistory() would put them; the bit leaving
+        // table i at branch j is the one length(i) places behind j's own.
+        const unsigned start = head_;
+        for (int j = 0; j < count; ++j) {
+            head_ = (head_ - 1) & (kHistoryBuffer - 1);
+            history_[head_] = static_cast<std::uint8_t>((outcomes >> j) & 1u);
+        }
+        for (int i = 0; i < geometry_.tableCount; ++i)
+            leaving[i] = historyBitsBackwards(history_.data(), kHistoryBuffer - 1,
+                                              start + lanes_.length[i] - 1, count);
+        hashAndPushTageRun(lanes_, hashes.data(), count, outcomes, leaving.data(), lookups.data());
+        // Every branch's tags are read before any is trained, so that the reads overlap; an
+        // entry allocated meanwhile is then put right in the hits of the branches after it.
+        std::array<std::uint32_t, kGroup> hits;
+        for (int j = 0; j < count; ++j)
+            hits[j] = matchTageTables(lanes_, tableTags_.data(), lookups[j]);
+        for (int j = 0; j < count; ++j) {
+            decide(lookups[j], bimodalIndices[j], hits[j]);
+            const int table =
+                trainTables(lookups[j], bimodalIndices[j], ((outcomes >> j) & 1u) != 0);
+            if (table < 0)
+                continue;
+            const std::uint32_t index = lookups[j].indices[table];
+            const std::uint32_t tag = lookups[j].tags[table];
+            for (int k = j + 1; k < count; ++k)
+                if (lookups[k].indices[table] == index)
+                    hits[k] = (hits[k] & ~(1u << table)) |
+                              static_cast<std::uint32_t>(lookups[k].tags[table] == tag) << table;
+        }
+        count = 0;
+        outcomes = 0;
+    };
+    for (const BranchEvent& branch : branches) {
+        const std::uint64_t pc = branch.pc;
+        switch (branch.kind) {
+        case BranchKind::DirectConditional:
+            if (!branch.trainPredictor) {
+                trainGroup(); // trainBase() writes the bimodal table, which the group reads
+                trainBimodal(pc, branch.taken);
+                break;
+            }
+            hashes[count] = branchHash(pc);
+            bimodalIndices[count] = bimodalIndex(pc);
+            outcomes |= static_cast<std::uint32_t>(branch.taken) << count;
+            ++count;
+            // The rest of pushHistory(): the indirect tables read these.
+            pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
+            recentOutcomes_ = (recentOutcomes_ << 1) | (branch.taken ? 1u : 0u);
+            if (count == kGroup)
+                trainGroup();
+            break;
+        case BranchKind::Indirect:
+            // Its tables and the path history only; the prediction itself changes nothing.
+            updateIndirect(pc, branch.target);
+            break;
+        case BranchKind::DirectUnconditional:
+        case BranchKind::Call:
+        case BranchKind::Return:
+            if (branch.trainPredictor)
+                trackUnconditional(pc);
+            break;
+        case BranchKind::None:
+            break;
+        }
+    }
+    trainGroup();
+    lookupPc_ = ~std::uint64_t{0};
 }
 
 void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
@@ -365,19 +461,17 @@ std::uint32_t TagePredictor::nextRandom() {
 }
 
 void TagePredictor::trainBase(const TraceRecord& record) {
-    if (record.branchKind == BranchKind::Indirect) {
+    if (record.branchKind == BranchKind::Indirect)
         updateIndirect(record.pc, record.branchTarget);
-        return;
-    }
-    if (record.branchKind != BranchKind::DirectConditional)
-        return;
-    const std::uint64_t pc = record.pc;
-    std::uint8_t& counter =
-        bimodal_[static_cast<std::uint32_t>((pc ^ (pc >> geometry_.bimodalLogSize)) &
-                                            ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1))];
-    if (record.taken && counter < 3)
+    else if (record.branchKind == BranchKind::DirectConditional)
+        trainBimodal(record.pc, record.taken);
+}
+
+void TagePredictor::trainBimodal(std::uint64_t pc, bool taken) {
+    std::uint8_t& counter = bimodal_[bimodalIndex(pc)];
+    if (taken && counter < 3)
         ++counter;
-    else if (!record.taken && counter > 0)
+    else if (!taken && counter > 0)
         --counter;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/BranchEvent.h"
 #include "analysis/BranchPredictor.h"
 #include "analysis/TageLanes.h"
 
@@ -82,6 +83,12 @@ public:
     /// histories are untouched. Branches met long before a region then start from the right
     /// bias, at a fraction of predictAndUpdate()'s cost.
     void trainBase(const TraceRecord& record);
+    /// Trains on a run of branches in order, each as predictAndUpdate() (or trainBase() when
+    /// its trainPredictor is false) would: the same state, bit for bit. Faster: the tables'
+    /// indices and tags depend only on the histories, which depend only on the outcomes, so the
+    /// histories run ahead and a group of conditional branches is hashed before any of it is
+    /// trained, and the processor overlaps the branches' work instead of waiting on each one.
+    void train(std::span<const BranchEvent> branches);
 
     const Geometry& geometry() const { return geometry_; }
 
@@ -99,7 +106,7 @@ private:
     static constexpr unsigned kHistoryBuffer = 2048; ///< power of two > maxHistory
     static constexpr std::uint16_t kEmptyTag = 0xFFFF;
 
-    /// A tagged entry's counters; its tag lives in tags_ (struct of arrays: the search reads
+    /// A tagged entry's counters; its tag lives in tableTags_ (struct of arrays: the search reads
     /// only tags, and 12 tables of 2-byte tags fit in an L1 cache where 4-byte entries did not).
     struct EntryCounters {
         std::int8_t counter = 0; ///< -4..3, taken when ≥ 0
@@ -114,8 +121,31 @@ private:
         return (static_cast<std::size_t>(table) << geometry_.tableLogSize) + index;
     }
     EntryCounters& entry(int table, std::uint32_t index) { return counters_[slot(table, index)]; }
+    std::uint32_t bimodalIndex(std::uint64_t pc) const {
+        return static_cast<std::uint32_t>((pc ^ (pc >> geometry_.bimodalLogSize)) &
+                                          ((std::uint64_t{1} << geometry_.bimodalLogSize) - 1));
+    }
     std::size_t indirectIndex(std::uint64_t pc) const;
-    void allocate(bool taken);
+    /// What hashing the conditional branch at `pc` takes besides the folds, now.
+    TageBranchHash branchHash(std::uint64_t pc) const {
+        return {static_cast<std::uint32_t>(pc ^ (pc >> 24)),
+                static_cast<std::uint32_t>(pc ^ (pc >> 16)),
+                static_cast<std::uint32_t>(pathHistory_)};
+    }
+    /// Every table's index and tag for the conditional branch at `pc`, from the histories now.
+    void hashTables(std::uint64_t pc, TageLookup& lookup) const;
+    /// Finds the provider and the alternate of `lookup` among `hits` (matchTageTables() of the
+    /// tables as they are now) and returns the prediction (kept in provider_ … prediction_ for
+    /// trainTables()).
+    bool decide(const TageLookup& lookup, std::uint32_t bimodalIndex, std::uint32_t hits);
+    /// Trains the tables on the outcome of the branch last decided; the histories are not
+    /// touched (pushHistory()). Returns the table in which an entry was allocated, or -1.
+    int trainTables(const TageLookup& lookup, std::uint32_t bimodalIndex, bool taken);
+    /// Returns the table of the new entry, or -1 when none was allocated.
+    int allocate(const TageLookup& lookup, bool taken);
+    /// trainBase() of a conditional branch: its bimodal counter only.
+    void trainBimodal(std::uint64_t pc, bool taken);
+    /// Appends an outcome to the global, folded and path histories.
     void pushHistory(bool taken, std::uint64_t pc);
     std::uint32_t nextRandom();
 
@@ -123,7 +153,7 @@ private:
     std::vector<int> historyLengths_;
     std::vector<int> tagBits_;
     std::vector<std::uint8_t> bimodal_; ///< 2-bit counters, taken when ≥ 2
-    /// Every tagged entry's tag, kEmptyTag if none, plus one of padding (lookupTageTables).
+    /// Every tagged entry's tag, kEmptyTag if none, plus one of padding (matchTageTables).
     std::vector<std::uint16_t> tableTags_;
     std::vector<EntryCounters> counters_; ///< and its counters, at the same slot
     /// Per-table hashing constants and folded histories (index, tag and tag − 1 widths), all
@@ -144,8 +174,7 @@ private:
     // Lookup state of the branch being predicted, consumed by updateConditional().
     std::uint64_t lookupPc_ = ~std::uint64_t{0};
     std::uint32_t bimodalIndex_ = 0;
-    alignas(32) std::array<std::uint32_t, kMaxTables> indices_{};
-    alignas(32) std::array<std::uint32_t, kMaxTables> tags_{};
+    TageLookup lookup_;
     int provider_ = -1;
     int alternate_ = -1;
     bool providerPrediction_ = false;

@@ -136,18 +136,21 @@ void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
 }
 
 void WarmStateBuilder::trainOn(TagePredictor& tage, BranchTargetPredictor& targets,
-                               const BranchEvent& event, TraceRecord& branch) {
-    // The fields the predictors read (as observe() of FunctionalRecords sets them).
-    branch.pc = event.pc;
-    branch.size = event.size;
-    branch.branchKind = event.kind;
-    branch.taken = event.taken;
-    branch.branchTarget = event.target;
-    if (event.trainPredictor) {
-        tage.predictAndUpdate(branch);
+                               std::span<const BranchEvent> branches, TraceRecord& branch) {
+    // The two predictors share no state, so each can take the whole run in turn.
+    tage.train(branches);
+    for (const BranchEvent& event : branches) {
+        if (!event.trainPredictor)
+            continue;
+        // The fields the branch-target front end reads (as observe() of FunctionalRecords
+        // sets them).
+        branch.pc = event.pc;
+        branch.size = event.size;
+        branch.branchKind = event.kind;
+        branch.taken = event.taken;
+        branch.branchTarget = event.target;
         targets.predictAndUpdate(branch);
-    } else
-        tage.trainBase(branch);
+    }
 }
 
 void WarmStateBuilder::observeBranch(const TraceRecord& branch, bool trainPredictor) {

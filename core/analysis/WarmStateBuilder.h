@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/BranchEvent.h"
 #include "analysis/TagePredictor.h"
 #include "analysis/WarmState.h"
 #include "trace/FunctionalRecord.h"
@@ -22,21 +23,12 @@ namespace concorde {
 /// however long the warm-up.
 class WarmStateBuilder {
 public:
-    /// A branch as the predictors observe it: what a builder logs instead of training its
-    /// predictors (logBranches()), for WarmStateWorker to train them in the same order.
-    struct BranchEvent {
-        std::uint64_t pc = 0;
-        std::uint64_t target = 0; ///< TraceRecord::branchTarget
-        std::uint8_t size = 0;
-        BranchKind kind = BranchKind::None;
-        bool taken = false;
-        bool trainPredictor = false; ///< observe()'s argument: all predictors, or TAGE's base
-    };
-    /// Trains `tage` and `targets` on `branch` exactly as observe() trains its own predictors;
-    /// `scratch` is any record, reused from call to call (a fresh TraceRecord per branch cost
-    /// more than a third of the training).
+    using BranchEvent = concorde::BranchEvent;
+    /// Trains `tage` and `targets` on `branches`, in order, exactly as observe() trains its own
+    /// predictors; `scratch` is any record, reused from call to call (a fresh TraceRecord per
+    /// branch cost more than a third of the training).
     static void trainOn(TagePredictor& tage, BranchTargetPredictor& targets,
-                        const BranchEvent& branch, TraceRecord& scratch);
+                        std::span<const BranchEvent> branches, TraceRecord& scratch);
 
     explicit WarmStateBuilder(std::uint32_t lineShift = 6, const TagePredictor::Geometry& tage = {},
                               const BranchTargetSpec& targets = {});

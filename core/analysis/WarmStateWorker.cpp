@@ -100,8 +100,7 @@ void WarmStateWorker::run(Task& task) {
         break;
     case Kind::Events: {
         TraceRecord scratch;
-        for (const WarmStateBuilder::BranchEvent& event : task.events)
-            WarmStateBuilder::trainOn(*tage_, *targets_, event, scratch);
+        WarmStateBuilder::trainOn(*tage_, *targets_, task.events, scratch);
         break;
     }
     case Kind::Snapshot: {

@@ -164,6 +164,87 @@ private slots:
                  qPrintable(QString("%1 against %2").arg(tageMisses).arg(bimodalMisses)));
     }
 
+    /// TagePredictor::train() over a run of branches ends in exactly the state of
+    /// predictAndUpdate() (trainBase() where trainPredictor is false) on each branch in turn,
+    /// however the branches are cut into runs: conditional branches of loops and of random
+    /// outcome, indirect jumps, calls, returns and jumps, with stretches of base-only training
+    /// in between (which must not overtake the hashed-ahead group).
+    void tageTrainingARunEqualsBranchByBranch() {
+        std::mt19937_64 random(17);
+        std::vector<BranchEvent> events;
+        std::uint64_t sequence = 0;
+        for (int outer = 0; outer < 1500; ++outer) {
+            const bool full = outer % 10 != 3; // every tenth round trains the base only
+            for (std::uint64_t loop = 0; loop < 12; ++loop) {
+                const std::uint64_t period = 2 + loop % 9;
+                for (std::uint64_t i = 1; i <= period; ++i)
+                    events.push_back({0x400000 + 0x40 * loop, 0x3ff000 + 0x40 * loop, 2,
+                                      BranchKind::DirectConditional, i < period, full});
+                events.push_back({0x400020 + 0x40 * loop, 0x401000, 2,
+                                  BranchKind::DirectConditional, randomBit(sequence++), full});
+                if (loop % 4 == 0) {
+                    const std::uint64_t target = 0x600000 + 0x100 * (random() % 5);
+                    events.push_back(
+                        {0x500000 + loop, target, 3, BranchKind::Indirect, true, full});
+                    events.push_back({0x500100 + loop, 0x700000, 5, BranchKind::Call, true, full});
+                    events.push_back(
+                        {0x700040, 0x500105 + loop, 1, BranchKind::Return, true, full});
+                    events.push_back({0x500200 + loop, 0x500300, 5, BranchKind::DirectUnconditional,
+                                      true, full});
+                }
+            }
+        }
+        TagePredictor oneByOne;
+        TagePredictor bimodal(bimodalOnly());
+        std::uint64_t tageMisses = 0, bimodalMisses = 0;
+        for (const BranchEvent& e : events) {
+            TraceRecord r = branch(e.pc, e.kind, e.target);
+            r.size = e.size;
+            r.taken = e.taken;
+            if (!e.trainPredictor) {
+                oneByOne.trainBase(r);
+                continue;
+            }
+            const bool miss = oneByOne.predictAndUpdate(r);
+            if (e.kind == BranchKind::DirectConditional) {
+                tageMisses += miss ? 1 : 0;
+                bimodalMisses += bimodal.predictAndUpdate(r) ? 1 : 0;
+            }
+        }
+        // The tagged tables took part (the loop exits are learnt).
+        QVERIFY2(tageMisses < bimodalMisses * 3 / 4,
+                 qPrintable(QString("%1 against %2").arg(tageMisses).arg(bimodalMisses)));
+        for (const std::size_t runLength : {std::size_t{1}, std::size_t{7}, std::size_t{32},
+                                            std::size_t{33}, std::size_t{5000}, events.size()}) {
+            TagePredictor inRuns;
+            for (std::size_t at = 0; at < events.size(); at += runLength)
+                inRuns.train(
+                    std::span(events).subspan(at, std::min(runLength, events.size() - at)));
+            QVERIFY2(inRuns.saveState() == oneByOne.saveState(),
+                     qPrintable(QString("runs of %1").arg(runLength)));
+        }
+        // And random cuts, checked at every cut.
+        TagePredictor inRuns, reference;
+        std::size_t at = 0;
+        while (at < events.size()) {
+            const std::size_t length =
+                std::min<std::size_t>(1 + random() % 100, events.size() - at);
+            inRuns.train(std::span(events).subspan(at, length));
+            for (std::size_t i = at; i < at + length; ++i) {
+                TraceRecord r = branch(events[i].pc, events[i].kind, events[i].target);
+                r.size = events[i].size;
+                r.taken = events[i].taken;
+                if (events[i].trainPredictor)
+                    reference.predictAndUpdate(r);
+                else
+                    reference.trainBase(r);
+            }
+            at += length;
+            if (at % 7 == 0 || at == events.size())
+                QVERIFY(inRuns.saveState() == reference.saveState());
+        }
+    }
+
     /// The lane kernels give the same bits in their dispatched form (AVX2 code on a CPU that
     /// has AVX2) as in the portable code, over random inputs across the whole range the
     /// predictor may give them (index widths 2..20, tag widths 2..15, histories up to 2047),
@@ -173,7 +254,6 @@ private slots:
         const auto below = [&](std::uint32_t n) {
             return static_cast<std::uint32_t>(random() % n);
         };
-        using Lanes = std::array<std::uint32_t, kTageLanes>;
         for (int round = 0; round < 200; ++round) {
             TageLanes lanes;
             const std::uint32_t logSize = 2 + below(19);
@@ -206,29 +286,28 @@ private slots:
             std::uint32_t hitsSeen = 0;
             for (int branch = 0; branch < 50; ++branch) {
                 const std::uint32_t pIndex = random(), pTag = random(), path = random();
-                Lanes indices{}, tags{}, portableIndices{}, portableTags{};
+                TageLookup lookup, portable;
+                hashTageTablesPortable(lanes, pIndex, pTag, path, portable);
                 // Make about half of the used tables hit: store the tag the lookup will compute.
-                lookupTageTablesPortable(lanes, pIndex, pTag, path, tableTags.data(),
-                                         portableIndices.data(), portableTags.data());
                 for (int i = 0; i < used; ++i)
                     if (random() & 1)
-                        tableTags[lanes.tableBase[i] + portableIndices[i]] =
-                            static_cast<std::uint16_t>(portableTags[i]);
-                const std::uint32_t hits = lookupTageTables(
-                    lanes, pIndex, pTag, path, tableTags.data(), indices.data(), tags.data());
-                const std::uint32_t portableHits =
-                    lookupTageTablesPortable(lanes, pIndex, pTag, path, tableTags.data(),
-                                             portableIndices.data(), portableTags.data());
-                QCOMPARE(hits, portableHits);
-                QVERIFY(indices == portableIndices);
-                QVERIFY(tags == portableTags);
+                        tableTags[lanes.tableBase[i] + portable.indices[i]] =
+                            static_cast<std::uint16_t>(portable.tags[i]);
+                hashTageTables(lanes, pIndex, pTag, path, lookup);
+                QVERIFY(std::equal(std::begin(lookup.indices), std::end(lookup.indices),
+                                   std::begin(portable.indices)));
+                QVERIFY(std::equal(std::begin(lookup.tags), std::end(lookup.tags),
+                                   std::begin(portable.tags)));
+                const std::uint32_t hits = matchTageTables(lanes, tableTags.data(), lookup);
+                QCOMPARE(hits, matchTageTablesPortable(lanes, tableTags.data(), lookup));
                 QCOMPARE(hits & ~lanes.usedTables, 0u);
                 hitsSeen |= hits;
                 for (int i = 0; i < kTageLanes; ++i) {
-                    QVERIFY(indices[i] <= lanes.indexMask[i]);
-                    QVERIFY(tags[i] <= lanes.tagMask[i]);
+                    QVERIFY(lookup.indices[i] <= lanes.indexMask[i]);
+                    QVERIFY(lookup.tags[i] <= lanes.tagMask[i]);
                     const bool hit =
-                        i < used && tableTags[lanes.tableBase[i] + indices[i]] == tags[i];
+                        i < used &&
+                        tableTags[lanes.tableBase[i] + lookup.indices[i]] == lookup.tags[i];
                     QCOMPARE(((hits >> i) & 1u) != 0, hit);
                 }
             }
@@ -250,6 +329,62 @@ private slots:
                 for (int k = 0; k < 3; ++k)
                     QVERIFY(std::equal(std::begin(lanes.fold[k]), std::end(lanes.fold[k]),
                                        std::begin(portable.fold[k])));
+            }
+            // Outcomes read backwards: through both, at every place, wrapping or not.
+            for (unsigned at = 0; at < 2048 + 40; at += 1 + below(5)) {
+                const int count = static_cast<int>(below(33));
+                const std::uint32_t bits = historyBitsBackwards(history.data(), 2047u, at, count);
+                QCOMPARE(bits, historyBitsBackwardsPortable(history.data(), 2047u, at, count));
+                for (int j = 0; j < 32; ++j)
+                    QCOMPARE((bits >> j) & 1u,
+                             j < count ? history[(at - static_cast<unsigned>(j)) & 2047u] & 1u
+                                       : 0u);
+            }
+            // A run of branches: the same folds and lookups through both, and each lookup the
+            // one hashTageTables gives from the folds before its branch.
+            {
+                TageLanes run = lanes, runPortable = lanes, stepped = lanes;
+                const int count = 1 + static_cast<int>(below(32));
+                std::vector<TageBranchHash> hashes(static_cast<std::size_t>(count));
+                for (TageBranchHash& h : hashes)
+                    h = {static_cast<std::uint32_t>(random()), static_cast<std::uint32_t>(random()),
+                         static_cast<std::uint32_t>(random())};
+                const auto outcomes = static_cast<std::uint32_t>(random());
+                alignas(32) std::uint32_t leaving[kTageLanes];
+                for (std::uint32_t& word : leaving)
+                    word = static_cast<std::uint32_t>(random());
+                std::vector<TageLookup> lookups(hashes.size()), portableLookups(hashes.size());
+                hashAndPushTageRun(run, hashes.data(), count, outcomes, leaving, lookups.data());
+                hashAndPushTageRunPortable(runPortable, hashes.data(), count, outcomes, leaving,
+                                           portableLookups.data());
+                for (int j = 0; j < count; ++j) {
+                    TageLookup expected;
+                    hashTageTablesPortable(stepped, hashes[j].pIndex, hashes[j].pTag,
+                                           hashes[j].pathBits, expected);
+                    for (const TageLookup* got : {&lookups[j], &portableLookups[j]}) {
+                        QVERIFY(std::equal(std::begin(got->indices), std::end(got->indices),
+                                           std::begin(expected.indices)));
+                        QVERIFY(std::equal(std::begin(got->tags), std::end(got->tags),
+                                           std::begin(expected.tags)));
+                    }
+                    // One push by hand, lane by lane, as pushTageFolds defines it.
+                    const std::uint32_t in = (outcomes >> j) & 1u;
+                    for (int i = 0; i < kTageLanes; ++i)
+                        for (int k = 0; k < 3; ++k) {
+                            std::uint32_t v = (stepped.fold[k][i] << 1) | in;
+                            if ((leaving[i] >> j) & 1u)
+                                v ^= stepped.outBit[k][i];
+                            if (stepped.width[k][i] > 0 && (v >> stepped.width[k][i]) & 1u)
+                                v ^= 1u;
+                            stepped.fold[k][i] = v & stepped.foldMask[k][i];
+                        }
+                }
+                for (int k = 0; k < 3; ++k) {
+                    QVERIFY(std::equal(std::begin(run.fold[k]), std::end(run.fold[k]),
+                                       std::begin(runPortable.fold[k])));
+                    QVERIFY(std::equal(std::begin(run.fold[k]), std::end(run.fold[k]),
+                                       std::begin(stepped.fold[k])));
+                }
             }
             for (int k = 0; k < 3; ++k)
                 for (int i = 0; i < kTageLanes; ++i) {
