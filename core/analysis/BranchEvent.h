@@ -18,6 +18,15 @@ struct BranchEvent {
     /// true: every predictor trains on it (predictAndUpdate); false: only TAGE's base
     /// predictor (TagePredictor::trainBase).
     bool trainPredictor = false;
+
+    /// Sets the fields of `record` that the predictors read; the others stay as they are.
+    void toRecord(TraceRecord& record) const {
+        record.pc = pc;
+        record.size = size;
+        record.branchKind = kind;
+        record.taken = taken;
+        record.branchTarget = target;
+    }
 };
 
 } // namespace concorde

@@ -120,18 +120,15 @@ void WarmStateBuilder::observe(std::span<const FunctionalRecord> records,
         instructions_ += r.followers;
         if (!r.isBranch())
             continue;
+        // A branch has no followers: it is the batch's (instructions_ - 1 - first)th instruction.
+        const bool trained = instructions_ - 1 - first >= untrained;
+        const BranchEvent event{r.pc, r.branchTarget, r.size, r.branchKind, r.taken, trained};
         if (branchLog_) {
-            branchLog_->push_back({r.pc, r.branchTarget, r.size, r.branchKind, r.taken,
-                                   instructions_ - 1 - first >= untrained});
+            branchLog_->push_back(event);
             continue;
         }
-        branch.pc = r.pc;
-        branch.size = r.size;
-        branch.branchKind = r.branchKind;
-        branch.taken = r.taken;
-        branch.branchTarget = r.branchTarget;
-        // A branch has no followers: it is the batch's (instructions_ - 1 - first)th instruction.
-        observeBranch(branch, instructions_ - 1 - first >= untrained);
+        event.toRecord(branch);
+        observeBranch(branch, event.trainPredictor);
     }
 }
 
@@ -142,13 +139,7 @@ void WarmStateBuilder::trainOn(TagePredictor& tage, BranchTargetPredictor& targe
     for (const BranchEvent& event : branches) {
         if (!event.trainPredictor)
             continue;
-        // The fields the branch-target front end reads (as observe() of FunctionalRecords
-        // sets them).
-        branch.pc = event.pc;
-        branch.size = event.size;
-        branch.branchKind = event.kind;
-        branch.taken = event.taken;
-        branch.branchTarget = event.target;
+        event.toRecord(branch);
         targets.predictAndUpdate(branch);
     }
 }

@@ -96,11 +96,7 @@ int main(int argc, char** argv) {
             auto start = std::chrono::steady_clock::now();
             TraceRecord r;
             for (const BranchEvent& e : runsOnly ? std::span<const BranchEvent>() : events) {
-                r.pc = e.pc;
-                r.size = e.size;
-                r.branchKind = e.kind;
-                r.taken = e.taken;
-                r.branchTarget = e.target;
+                e.toRecord(r);
                 oneByOne.predictAndUpdate(r);
             }
             bestOne = std::min(bestOne, seconds(start));

@@ -197,10 +197,9 @@ private slots:
         TagePredictor oneByOne;
         TagePredictor bimodal(bimodalOnly());
         std::uint64_t tageMisses = 0, bimodalMisses = 0;
+        TraceRecord r;
         for (const BranchEvent& e : events) {
-            TraceRecord r = branch(e.pc, e.kind, e.target);
-            r.size = e.size;
-            r.taken = e.taken;
+            e.toRecord(r);
             if (!e.trainPredictor) {
                 oneByOne.trainBase(r);
                 continue;
@@ -231,9 +230,7 @@ private slots:
                 std::min<std::size_t>(1 + random() % 100, events.size() - at);
             inRuns.train(std::span(events).subspan(at, length));
             for (std::size_t i = at; i < at + length; ++i) {
-                TraceRecord r = branch(events[i].pc, events[i].kind, events[i].target);
-                r.size = events[i].size;
-                r.taken = events[i].taken;
+                events[i].toRecord(r);
                 if (events[i].trainPredictor)
                     reference.predictAndUpdate(r);
                 else
