@@ -104,8 +104,9 @@ def sets_for(kb, ways):
     return sets
 
 
-def champsim_config(exe_name, p, cal):
-    """The ChampSim configuration matching concorde parameters p (a full parameter dict)."""
+def champsim_config(exe_name, p, cal, btb="basic_btb"):
+    """The ChampSim configuration matching concorde parameters p (a full parameter dict); btb is
+    ChampSim's own basic_btb or concorde_btb (--matched-targets)."""
     if p["bp"] != "tage":
         raise ValueError("only bp=tage has a ChampSim counterpart (hashed_perceptron)")
     data_rate = round(DRAM_BYTES_PER_CYCLE * CORE_MHZ / 8)  # MT/s on an 8-byte channel
@@ -141,7 +142,7 @@ def champsim_config(exe_name, p, cal):
             "schedule_latency": 0,
             "execute_latency": 0,
             "branch_predictor": "hashed_perceptron",
-            "btb": "basic_btb",
+            "btb": btb,
             # No decoded-instruction buffer: N1 (a Cortex-A76 derivative) has no macro-op cache, and
             # ChampSim's DIB-hit path skips the L1I and decode, so a redirect refilled from it is
             # shorter than N1's (branch-random kernel CPI 0.90 with a 32 x 8 DIB, 1.09 without,
@@ -277,6 +278,11 @@ class XCheck:
             self.cal.update(json.loads(Path(args.calibration).read_text()))
         self.preset = load_preset(args.preset)
         self.steps = [s for s in STEPS if args.steps is None or s[0] in args.steps or s[0] == "base"]
+        self.btb = "concorde_btb" if args.matched_targets else "basic_btb"
+        # Each BTB variant has its own build folder: one folder holds one configuration list.
+        self.build_dir = Path(args.champsim_build).expanduser().resolve()
+        if args.matched_targets:
+            self.build_dir = self.build_dir.with_name(self.build_dir.name + "-matched-targets")
 
     # --- configurations and build -------------------------------------------------------------
     def params(self, overrides):
@@ -286,10 +292,11 @@ class XCheck:
 
     def write_configs(self):
         # Every step is built, whatever --steps selects, so that selecting steps never rebuilds.
-        configs = [champsim_config(f"champsim_{self.args.preset}_{name}", self.params(ov), self.cal)
+        configs = [champsim_config(self.champsim_bin(name).name, self.params(ov), self.cal, self.btb)
                    for name, ov, _ in STEPS]
         text = json.dumps(configs, indent=2, sort_keys=True) + "\n"
-        path = self.work / "configs" / "champsim-configs.json"
+        suffix = "-matched-targets" if self.args.matched_targets else ""
+        path = self.work / "configs" / f"champsim-configs{suffix}.json"
         if not path.exists() or path.read_text() != text:
             atomic_write(path, text)
         for c in configs:
@@ -300,16 +307,21 @@ class XCheck:
         return path, configs
 
     def champsim_bin(self, step):
-        return self.build_dir / "bin" / f"champsim_{self.args.preset}_{step}"
+        suffix = "_matched_targets" if self.args.matched_targets else ""
+        return self.build_dir / "bin" / f"champsim_{self.args.preset}_{step}{suffix}"
 
     def build(self):
         src = Path(self.args.champsim_src).expanduser()
         if not (src / "config.sh").is_file():
             die(f"--champsim-src {src}: not a ChampSim checkout (no config.sh)")
-        self.build_dir = Path(self.args.champsim_build).expanduser().resolve()
+        # Binaries and results with our own module are keyed by its source too.
+        self.module_key = ""
+        if self.args.matched_targets:
+            module = HERE / "champsim-modules" / "concorde_btb"
+            self.module_key = short_hash(b"".join(f.read_bytes() for f in sorted(module.iterdir())))
         cfg_path, configs = self.write_configs()
         stamp = self.build_dir / "bin" / ".configs-sha"
-        want = short_hash(cfg_path.read_bytes())
+        want = short_hash(cfg_path.read_bytes() + self.module_key.encode())
         have = stamp.read_text().strip() if stamp.exists() else ""
         missing = [c["executable_name"] for c in configs if not (self.build_dir / "bin" / c["executable_name"]).exists()]
         if have != want or missing:
@@ -329,7 +341,7 @@ class XCheck:
             exe = self.champsim_bin(name)
             if not exe.exists():
                 die(f"ChampSim binary {exe} missing after the build", 1)
-            blob = (json.dumps(c, sort_keys=True) + self.champsim_commit).encode()
+            blob = (json.dumps(c, sort_keys=True) + self.champsim_commit + self.module_key).encode()
             self.champsim_keys[name] = short_hash(blob)
 
     # --- traces --------------------------------------------------------------------------------
@@ -556,6 +568,7 @@ class XCheck:
                 note += f"; ratio median {median(st['ratios']):.2f}, {st['in']}/{len(st['ratios'])} in 0.67-1.5x"
             summary.append((f"step_{name}", f"{st['agree']}/{st['total']}", note))
         summary.append(("champsim_commit", self.champsim_commit, ""))
+        summary.append(("champsim_btb", self.btb, "concorde_btb: our branch-target front end (--matched-targets)"))
         summary.append(("concorde_binary_sha", self.concorde_key, str(self.concorde)))
 
         # Table.
@@ -580,7 +593,7 @@ class XCheck:
         text = "\n".join(lines) + "\n"
         print(text)
 
-        out = self.work / "report"
+        out = self.work / ("report-matched-targets" if self.args.matched_targets else "report")
         atomic_write(out / "table.txt", text)
         cols = list(rows[0].keys())
         atomic_write(out / "rows.tsv", "\t".join(cols) + "\n" + "".join(
@@ -645,6 +658,9 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=2, help="simulations in parallel (default: 2)")
     ap.add_argument("--flat-pct", type=float, default=0.5,
                     help="a step within +-this %% on both sides is flat and counts as agreeing (default: 0.5)")
+    ap.add_argument("--matched-targets", action="store_true",
+                    help="give ChampSim our branch-target front end (champsim-modules/concorde_btb: "
+                         "BTB, return stack and indirect predictor of BranchTargetSpec) instead of basic_btb")
     ap.add_argument("--calibration", help="JSON overriding the ChampSim latency calibration")
     ap.add_argument("--compare", help="an earlier summary.tsv to print beside this one")
     ap.add_argument("--report-only", action="store_true",
