@@ -279,10 +279,11 @@ class XCheck:
         self.preset = load_preset(args.preset)
         self.steps = [s for s in STEPS if args.steps is None or s[0] in args.steps or s[0] == "base"]
         self.btb = "concorde_btb" if args.matched_targets else "basic_btb"
-        # Each BTB variant has its own build folder: one folder holds one configuration list.
-        self.build_dir = Path(args.champsim_build).expanduser().resolve()
-        if args.matched_targets:
-            self.build_dir = self.build_dir.with_name(self.build_dir.name + "-matched-targets")
+        # The matched variant keeps its own build folder (one folder holds one configuration
+        # list), configuration list and report; it shares traces, exports and our results.
+        self.variant = "-matched-targets" if args.matched_targets else ""
+        build = Path(args.champsim_build).expanduser().resolve()
+        self.build_dir = build.with_name(build.name + self.variant)
 
     # --- configurations and build -------------------------------------------------------------
     def params(self, overrides):
@@ -295,8 +296,7 @@ class XCheck:
         configs = [champsim_config(self.champsim_bin(name).name, self.params(ov), self.cal, self.btb)
                    for name, ov, _ in STEPS]
         text = json.dumps(configs, indent=2, sort_keys=True) + "\n"
-        suffix = "-matched-targets" if self.args.matched_targets else ""
-        path = self.work / "configs" / f"champsim-configs{suffix}.json"
+        path = self.work / "configs" / f"champsim-configs{self.variant}.json"
         if not path.exists() or path.read_text() != text:
             atomic_write(path, text)
         for c in configs:
@@ -307,8 +307,7 @@ class XCheck:
         return path, configs
 
     def champsim_bin(self, step):
-        suffix = "_matched_targets" if self.args.matched_targets else ""
-        return self.build_dir / "bin" / f"champsim_{self.args.preset}_{step}{suffix}"
+        return self.build_dir / "bin" / f"champsim_{self.args.preset}_{step}{self.variant.replace('-', '_')}"
 
     def build(self):
         src = Path(self.args.champsim_src).expanduser()
@@ -593,7 +592,7 @@ class XCheck:
         text = "\n".join(lines) + "\n"
         print(text)
 
-        out = self.work / ("report-matched-targets" if self.args.matched_targets else "report")
+        out = self.work / f"report{self.variant}"
         atomic_write(out / "table.txt", text)
         cols = list(rows[0].keys())
         atomic_write(out / "rows.tsv", "\t".join(cols) + "\n" + "".join(

@@ -28,6 +28,9 @@ from collections import deque
 SP, FLAGS, IP = 6, 25, 26
 REC = struct.Struct("<QBB2B4B2Q4Q")
 DIRECT_JUMP, INDIRECT, CONDITIONAL, DIRECT_CALL, INDIRECT_CALL, RETURN, OTHER, NOT_BRANCH = range(8)
+# What basic_btb's direct_predictor records as an entry's type (branch_info); the rest are
+# ALWAYS_TAKEN, kept here as DIRECT_JUMP.
+BTB_KIND = {INDIRECT: INDIRECT, INDIRECT_CALL: INDIRECT, RETURN: RETURN, CONDITIONAL: CONDITIONAL}
 NAMES = ["direct_jump", "indirect", "conditional", "direct_call", "indirect_call", "return", "other"]
 
 
@@ -110,11 +113,12 @@ def main(argv):
     indirect = [0] * 4096
     history = 0
     n = 0
-    prev = None  # (ip, type, taken) of the previous instruction if it was a branch
+    prev = None  # (ip, type, taken) of the previous instruction
     for rec in records(path):
         ip, is_branch, taken = rec[0], rec[1], rec[2]
         if prev is not None:
-            pip, ptype, ptaken, pdst, psrc = prev
+            pip, ptype, ptaken = prev
+            slot = ((pip >> 2) ^ history) % 4096  # its indirect-table entry
             target = ip if ptaken else 0
             measured = n > warmup
             if measured and ptype != NOT_BRANCH:
@@ -130,7 +134,7 @@ def main(argv):
                 elif entry[1] == RETURN:
                     pred = ras.predict(target)
                 elif entry[1] == INDIRECT:
-                    pred = indirect[((pip >> 2) ^ history) % 4096]
+                    pred = indirect[slot]
                 else:
                     pred = entry[0] if entry[1] != CONDITIONAL else None
                 if ptype in (DIRECT_JUMP, INDIRECT, DIRECT_CALL, INDIRECT_CALL, RETURN) and measured:
@@ -140,22 +144,17 @@ def main(argv):
                 if ptype in (DIRECT_CALL, INDIRECT_CALL):
                     ras.push(pip)
             if ptype in (INDIRECT, INDIRECT_CALL):
-                indirect[((pip >> 2) ^ history) % 4096] = target
+                indirect[slot] = target
             if ptype == CONDITIONAL:
                 history = ((history << 1) | (1 if ptaken else 0)) & 0xFFF
             if ptype == RETURN:
                 for ras in variants.values():
                     ras.calibrate(target)
-            if ptype != NOT_BRANCH and target != 0:
-                kind = {INDIRECT: INDIRECT, INDIRECT_CALL: INDIRECT, RETURN: RETURN,
-                        CONDITIONAL: CONDITIONAL}.get(ptype, DIRECT_JUMP)
-                btb[pip] = (target, kind)
-            elif ptype != NOT_BRANCH and pip in btb:
-                kind = {INDIRECT: INDIRECT, INDIRECT_CALL: INDIRECT, RETURN: RETURN,
-                        CONDITIONAL: CONDITIONAL}.get(ptype, DIRECT_JUMP)
-                btb[pip] = (btb[pip][0], kind)
-        dst, src = rec[3:5], rec[5:9]
-        prev = (ip, branch_type(dst, src) if is_branch else NOT_BRANCH, taken, dst, src)
+            # The entry's kind follows the branch's latest type; a new entry needs a target.
+            if ptype != NOT_BRANCH and (target != 0 or pip in btb):
+                kind = BTB_KIND.get(ptype, DIRECT_JUMP)
+                btb[pip] = (target if target != 0 else btb[pip][0], kind)
+        prev = (ip, branch_type(rec[3:5], rec[5:9]) if is_branch else NOT_BRANCH, taken)
         n += 1
     measured = max(n - warmup, 1)
     print(f"{path}: {n} records, {measured} measured, BTB entries used {len(btb)}")
