@@ -11,7 +11,9 @@ WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor:
                                    const BranchTargetSpec& targets)
     : lineShift_(lineShift), sets_(WarmState::finestSets()), ways_(WarmState::ways()),
       setMask_(sets_ - 1), wayLines_(std::size_t{sets_} * ways_, kNoLine),
-      wayStamps_(std::size_t{sets_} * ways_, 0), recent_(sets_),
+      wayStamps_(std::size_t{sets_} * ways_, 0), recent_{std::vector<std::uint64_t>(sets_, kNoLine),
+                                                         std::vector<std::uint64_t>(sets_, 0),
+                                                         std::vector<std::uint32_t>(sets_, 0)},
       recentLoads_(WarmState::kRecentLoads), tage_(tage), targets_(targets) {
     if (sets_ == 0 || (sets_ & (sets_ - 1)) != 0)
         throw runtimeFailure("internal error: the finest cache set count " + std::to_string(sets_) +
@@ -19,11 +21,11 @@ WarmStateBuilder::WarmStateBuilder(std::uint32_t lineShift, const TagePredictor:
 }
 
 void WarmStateBuilder::writeBack(std::size_t set) {
-    const RecentLine& r = recent_[set];
-    if (r.line == kNoLine)
+    const std::uint64_t line = recent_.line[set];
+    if (line == kNoLine)
         return;
-    wayLines_[r.way] = r.line;
-    wayStamps_[r.way] = r.stamp;
+    wayLines_[recent_.way[set]] = line;
+    wayStamps_[recent_.way[set]] = recent_.stamp[set];
 }
 
 // The common case inline (the line is its set's most recent: only the entry in front changes),
@@ -31,10 +33,10 @@ void WarmStateBuilder::writeBack(std::size_t set) {
 [[gnu::always_inline]] inline void WarmStateBuilder::touch(std::uint64_t line, bool instruction) {
     const std::uint64_t stamp = ++stamp_;
     const std::uint64_t tagged = line | (instruction ? kInstructionBit : 0);
-    RecentLine& recent = recent_[line & setMask_];
-    if ((recent.line & ~kInstructionBit) == line) {
-        recent.line = tagged;
-        recent.stamp = stamp;
+    const std::size_t set = line & setMask_;
+    if ((recent_.line[set] & ~kInstructionBit) == line) {
+        recent_.line[set] = tagged;
+        recent_.stamp[set] = stamp;
         return;
     }
     touchTable(line, tagged, stamp);
@@ -42,7 +44,6 @@ void WarmStateBuilder::writeBack(std::size_t set) {
 
 void WarmStateBuilder::touchTable(std::uint64_t line, std::uint64_t tagged, std::uint64_t stamp) {
     const std::size_t set = line & setMask_;
-    RecentLine& recent = recent_[set];
     writeBack(set); // the table is exact for this set before it is searched
     const std::size_t base = set * ways_;
     std::uint64_t* lines = wayLines_.data() + base;
@@ -59,7 +60,9 @@ void WarmStateBuilder::touchTable(std::uint64_t line, std::uint64_t tagged, std:
     }
     lines[way] = tagged;
     stamps[way] = stamp;
-    recent = {tagged, stamp, base + way};
+    recent_.line[set] = tagged;
+    recent_.stamp[set] = stamp;
+    recent_.way[set] = static_cast<std::uint32_t>(base + way);
 }
 
 // Inlined into both observe() loops: it runs once per instruction of every functional warm-up,
@@ -172,10 +175,10 @@ WarmState WarmStateBuilder::finish() const {
     // The table with the recent-line entries written back (they hold their lines' newest use).
     std::vector<std::uint64_t> wayLines = wayLines_;
     std::vector<std::uint64_t> wayStamps = wayStamps_;
-    for (const RecentLine& r : recent_)
-        if (r.line != kNoLine) {
-            wayLines[r.way] = r.line;
-            wayStamps[r.way] = r.stamp;
+    for (std::size_t set = 0; set < sets_; ++set)
+        if (recent_.line[set] != kNoLine) {
+            wayLines[recent_.way[set]] = recent_.line[set];
+            wayStamps[recent_.way[set]] = recent_.stamp[set];
         }
     std::vector<std::size_t> kept; // occupied ways, oldest first
     for (std::size_t i = 0; i < wayStamps.size(); ++i)

@@ -15,6 +15,8 @@ constexpr std::uint32_t kMaxFramePayload = 256u << 20;
 // Functional records handed to the sink at a time: large enough to make the call rare, small
 // enough for the batch to stay in the CPU's caches.
 constexpr std::size_t kBatchRecords = 4096;
+// Bytes of a new feed joined to an unfinished record or frame: more than any record's.
+constexpr std::size_t kJoinBytes = 4096;
 
 // A conditional branch is taken when control did not fall through; every other kind always
 // is. Where control went is the target (for a not-taken conditional, the static target stays).
@@ -40,19 +42,52 @@ void TracerStreamDecoder::fail(const std::string& problem) const {
 void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
     if (complete_ && size > 0)
         fail("data after the END frame");
-    // Drop parsed bytes before appending so the buffer stays about one frame long (one read
-    // long inside a RECORDS frame).
     if (consumed_ > 0) {
         buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<long>(consumed_));
         streamOffset_ += consumed_;
         consumed_ = 0;
     }
-    buffer_.insert(buffer_.end(), data, data + size);
-    if (!headerDone_) {
-        if (buffer_.size() < CTP_STREAM_HEADER_FIXED)
+    // The bytes are decoded where they are; only a frame or record left unfinished at the end
+    // of a call is kept, and completed from the start of the next call's bytes. Copying every
+    // byte into the buffer first cost a gigabyte of copies per functional warm-up trace.
+    std::size_t used = 0; // of data
+    if (!buffer_.empty()) {
+        const std::size_t old = buffer_.size();
+        const std::size_t joined = std::min(size, kJoinBytes);
+        buffer_.insert(buffer_.end(), data, data + joined);
+        view_ = buffer_.data();
+        viewSize_ = buffer_.size();
+        decodeView();
+        if (consumed_ < old) {
+            // A frame longer than the joined bytes (static descriptors, a basic-block vector):
+            // gather it whole.
+            buffer_.insert(buffer_.end(), data + joined, data + size);
+            view_ = buffer_.data();
+            viewSize_ = buffer_.size();
+            decodeView();
             return;
-        const std::uint32_t headerBytes = ctp_get_u32(buffer_.data() + 12);
-        if (buffer_.size() < headerBytes)
+        }
+        used = consumed_ - old;
+        streamOffset_ += consumed_;
+        buffer_.clear();
+        consumed_ = 0;
+    }
+    view_ = data + used;
+    viewSize_ = size - used;
+    decodeView();
+    buffer_.assign(view_ + consumed_, view_ + viewSize_);
+    streamOffset_ += consumed_;
+    consumed_ = 0;
+    view_ = buffer_.data();
+    viewSize_ = buffer_.size();
+}
+
+void TracerStreamDecoder::decodeView() {
+    if (!headerDone_) {
+        if (viewSize_ < CTP_STREAM_HEADER_FIXED)
+            return;
+        const std::uint32_t headerBytes = ctp_get_u32(view_ + 12);
+        if (viewSize_ < headerBytes)
             return;
         parseHeader();
     }
@@ -61,11 +96,10 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
             // A RECORDS frame is decoded as its bytes arrive, record by record: the buffer then
             // stays about one pipe read long and is decoded while it is still in the caches.
             const std::uint32_t available = static_cast<std::uint32_t>(
-                std::min<std::size_t>(buffer_.size() - consumed_, recordsPayloadLeft_));
+                std::min<std::size_t>(viewSize_ - consumed_, recordsPayloadLeft_));
             std::uint32_t used = 0;
             if (recordsLeft_ > 0)
-                used = parseRecords(buffer_.data() + consumed_, available,
-                                    available == recordsPayloadLeft_);
+                used = parseRecords(view_ + consumed_, available, available == recordsPayloadLeft_);
             if (recordsLeft_ == 0)
                 used = available; // bytes after the last record are skipped
             consumed_ += used;
@@ -74,9 +108,9 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
                 return; // wait for the rest of the frame
             inRecordsFrame_ = false;
         }
-        if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES)
+        if (viewSize_ - consumed_ < CTP_FRAME_HEADER_BYTES)
             return;
-        const unsigned char* frame = buffer_.data() + consumed_;
+        const unsigned char* frame = view_ + consumed_;
         const std::uint32_t type = ctp_get_u32(frame);
         const std::uint32_t payload = ctp_get_u32(frame + 4);
         if (payload > kMaxFramePayload)
@@ -84,7 +118,7 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
         if (type == CTP_FRAME_RECORDS) {
             if (payload < CTP_RECORDS_PREFIX)
                 fail("short RECORDS frame");
-            if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES + CTP_RECORDS_PREFIX)
+            if (viewSize_ - consumed_ < CTP_FRAME_HEADER_BYTES + CTP_RECORDS_PREFIX)
                 return; // wait for the prefix
             recordsLeft_ = ctp_get_u32(frame + CTP_FRAME_HEADER_BYTES + 8);
             recordsPayloadLeft_ = payload - CTP_RECORDS_PREFIX;
@@ -94,7 +128,7 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
                 flushBatch(true); // as at the end of any RECORDS frame
             continue;
         }
-        if (buffer_.size() - consumed_ < CTP_FRAME_HEADER_BYTES + payload)
+        if (viewSize_ - consumed_ < CTP_FRAME_HEADER_BYTES + payload)
             return; // wait for the rest of the frame
         parseFrame(type, frame + CTP_FRAME_HEADER_BYTES, payload);
         consumed_ += CTP_FRAME_HEADER_BYTES + payload;
@@ -102,7 +136,7 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
 }
 
 void TracerStreamDecoder::parseHeader() {
-    const unsigned char* h = buffer_.data();
+    const unsigned char* h = view_;
     if (std::memcmp(h, CTP_MAGIC, CTP_MAGIC_BYTES) != 0)
         fail("not a ctrace tool stream (bad magic)");
     if (ctp_get_u32(h + 8) != CTP_VERSION)
@@ -208,6 +242,7 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
         if (id >= statics_.size()) {
             statics_.resize(id + 1);
             compact_.resize(id + 1);
+            compactTargets_.resize(id + 1);
         }
         if (batchBranchPending_ && id == batchPendingId_)
             leaveFastPath(); // the waiting branch keeps the descriptor it was recorded with
@@ -257,15 +292,19 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
             flags |= kPlain;
         CompactStatic& c = compact_[id];
         c.pc = r.pc;
-        c.target = r.branchTarget;
-        c.followerLine = (flags & kPlain) ? r.pc >> shift : kNotPlain;
-        c.firstSlot = static_cast<std::uint32_t>(compactSlots_.size());
+        compactTargets_[id] = r.branchTarget;
         c.size = r.size;
         c.branchKind = r.branchKind;
         c.slotCount = static_cast<std::uint8_t>(nmem);
+        if (nmem == 1) {
+            flags |= kSingleSlot;
+            c.slotInfo = std::uint32_t{s.slotKinds[0]} << 16 | s.slotSizes[0];
+        } else {
+            c.slotInfo = static_cast<std::uint32_t>(compactSlots_.size());
+            for (std::uint32_t i = 0; i < nmem; ++i)
+                compactSlots_.push_back(std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i]);
+        }
         c.flags = flags;
-        for (std::uint32_t i = 0; i < nmem; ++i)
-            compactSlots_.push_back(std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i]);
         offset += ctp_static_size(d);
     }
 }
@@ -405,7 +444,7 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
         if (id >= staticCount || !(statics[id].flags & kDefined))
             fail("record refers to undefined static instruction " + std::to_string(id));
         const CompactStatic& c = statics[id];
-        if (c.followerLine == followerLine) {
+        if (c.pc >> shift == followerLine && (c.flags & kPlain)) {
             offset += 4;
             // A follower of the previous record: that is no branch and ends in this line.
             if (++batch_.back().followers == FunctionalRecord::kMaxFollowers)
@@ -436,14 +475,14 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
         // pieces over its byte-sized fields, which defeats store forwarding.
         FunctionalRecord& f = batch_.emplace_back();
         f.pc = c.pc;
-        f.branchTarget = c.target;
+        f.branchTarget = c.branchKind == BranchKind::None ? 0 : compactTargets_[id];
         f.size = c.size;
         f.branchKind = c.branchKind;
         f.firstAccess = static_cast<std::uint32_t>(batchAccesses_.size());
         if (c.slotCount > 0) {
             if (c.flags & kOrdered) {
                 // Loads then stores in slot order, never more than a record keeps.
-                const std::uint32_t* slots = compactSlots_.data() + c.firstSlot;
+                const std::uint32_t* slots = slotsOf(c);
                 for (std::uint32_t slot = 0; slot < c.slotCount; ++slot) {
                     const std::uint64_t address = ctp_get_u64(addresses + 8 * slot);
                     if (address == 0)
@@ -477,7 +516,7 @@ std::uint32_t TracerStreamDecoder::batchRecords(const unsigned char* p, std::uin
 void TracerStreamDecoder::batchUnorderedAccesses(const CompactStatic& c, const unsigned char* p,
                                                  FunctionalRecord& f) {
     // Loads then stores, each in slot order and as many as a TraceRecord keeps.
-    const std::uint32_t* slots = compactSlots_.data() + c.firstSlot;
+    const std::uint32_t* slots = slotsOf(c);
     for (const bool stores : {false, true}) {
         std::uint8_t& kept = stores ? f.storeCount : f.loadCount;
         const std::size_t capacity = stores ? TraceRecord::kMaxStores : TraceRecord::kMaxLoads;

@@ -67,30 +67,39 @@ private:
     /// stays in the CPU's caches (a StaticInstr is ~170 bytes and its slots are on the heap).
     struct CompactStatic {
         std::uint64_t pc = 0;
-        std::uint64_t target = 0;
-        /// The follower line of a kPlain instruction; kNotPlain otherwise.
-        std::uint64_t followerLine = 0;
-        std::uint32_t firstSlot = 0; ///< in compactSlots_
+        /// With kSingleSlot the one memory slot itself (kind << 16 | size), otherwise the index
+        /// of the first slot in compactSlots_: one dependent load fewer for most records.
+        std::uint32_t slotInfo = 0;
         std::uint8_t size = 0;
         BranchKind branchKind = BranchKind::None;
         std::uint8_t slotCount = 0;
-        std::uint8_t flags = 0; ///< kDefined | kOrdered | kPlain
+        std::uint8_t flags = 0; ///< kDefined | kOrdered | kPlain | kSingleSlot
     };
+    // 16 bytes, so that the descriptors of a warm-up's code stay in the L2 cache: the load of a
+    // record's descriptor is the decoder's longest wait (the static target is read only for
+    // branches, from compactTargets_).
+    static_assert(sizeof(CompactStatic) == 16);
     static constexpr std::uint8_t kDefined = 1;
     /// Loads before stores, at most as many of each as a record keeps: one pass over the slots.
     static constexpr std::uint8_t kOrdered = 2;
     /// No memory slot, no branch, within one follower line: may be a FunctionalRecord follower.
     static constexpr std::uint8_t kPlain = 4;
-    /// Never a line (lines are addresses >> 6): the followerLine of other instructions, and
-    /// (kNoFollowers) the line followers must be in when the last record takes none.
-    static constexpr std::uint64_t kNotPlain = ~std::uint64_t{0};
+    /// Exactly one memory slot, kept in CompactStatic::slotInfo.
+    static constexpr std::uint8_t kSingleSlot = 8;
+    /// Never a line (lines are addresses >> 6): the line followers must be in when the last
+    /// record takes none.
     static constexpr std::uint64_t kNoFollowers = ~std::uint64_t{0} - 1;
+    const std::uint32_t* slotsOf(const CompactStatic& c) const {
+        return (c.flags & kSingleSlot) ? &c.slotInfo : compactSlots_.data() + c.slotInfo;
+    }
     struct Held {
         TraceRecord record;
         std::uint32_t thread;
         bool resolved;
     };
 
+    /// Decodes what it can of view_ from consumed_ on.
+    void decodeView();
     void parseHeader();
     void parseFrame(std::uint32_t type, const unsigned char* payload, std::uint32_t size);
     void parseStatic(const unsigned char* p, std::uint32_t size);
@@ -126,7 +135,9 @@ private:
     [[noreturn]] void fail(const std::string& problem) const;
 
     RecordSink& sink_;
-    std::vector<unsigned char> buffer_;
+    std::vector<unsigned char> buffer_;   ///< bytes of an unfinished frame, kept between feeds
+    const unsigned char* view_ = nullptr; ///< what is being decoded: buffer_ or the fed bytes
+    std::size_t viewSize_ = 0;
     std::size_t consumed_ = 0;       ///< bytes of buffer_ already parsed
     std::uint64_t streamOffset_ = 0; ///< stream position of buffer_[0]
     bool headerDone_ = false;
@@ -136,14 +147,15 @@ private:
     bool complete_ = false;
     std::string commandLine_;
     std::vector<StaticInstr> statics_;
-    std::vector<CompactStatic> compact_;      ///< same ids as statics_
-    std::vector<std::uint32_t> compactSlots_; ///< kind << 16 | size, per memory slot
-    std::uint64_t functionalLeft_ = 0;        ///< the sink's functionalRecordsWanted()
-    std::vector<FunctionalRecord> batch_;     ///< fast-path records not yet handed over
-    std::vector<MemoryAccess> batchAccesses_; ///< their memory accesses
-    std::uint64_t batchInstructions_ = 0;     ///< batch_ records plus their followers
-    bool batchBranchPending_ = false;         ///< batch_.back() is a branch awaiting its successor
-    std::uint32_t batchPendingId_ = 0;        ///< that branch's static id
+    std::vector<CompactStatic> compact_;        ///< same ids as statics_
+    std::vector<std::uint64_t> compactTargets_; ///< static branch targets, same ids
+    std::vector<std::uint32_t> compactSlots_;   ///< kind << 16 | size, per memory slot
+    std::uint64_t functionalLeft_ = 0;          ///< the sink's functionalRecordsWanted()
+    std::vector<FunctionalRecord> batch_;       ///< fast-path records not yet handed over
+    std::vector<MemoryAccess> batchAccesses_;   ///< their memory accesses
+    std::uint64_t batchInstructions_ = 0;       ///< batch_ records plus their followers
+    bool batchBranchPending_ = false;  ///< batch_.back() is a branch awaiting its successor
+    std::uint32_t batchPendingId_ = 0; ///< that branch's static id
     std::deque<Held> held_;
     TraceRecord pending_; ///< a branch awaiting its successor while held_ is empty
     bool hasPending_ = false;
