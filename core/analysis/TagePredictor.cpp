@@ -390,9 +390,7 @@ void TagePredictor::train(std::span<const BranchEvent> branches) {
             bimodalIndices[count] = bimodalIndex(pc);
             outcomes |= static_cast<std::uint32_t>(branch.taken) << count;
             ++count;
-            // The rest of pushHistory(): the indirect tables read these.
-            pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
-            recentOutcomes_ = (recentOutcomes_ << 1) | (branch.taken ? 1u : 0u);
+            recordOutcome(branch.taken, pc); // the rest of pushHistory()
             if (count == kGroup)
                 trainGroup();
             break;
@@ -421,7 +419,11 @@ void TagePredictor::pushHistory(bool taken, std::uint64_t pc) {
     // mod the width), and wrap the bit shifted out at the top back into bit 0. All tables at
     // once (unused tables: no leaving bit and a zero mask, so their folds stay 0).
     pushTageFolds(lanes_, history_.data(), head_, kHistoryBuffer - 1, taken ? 1u : 0u);
-    pathHistory_ = (pathHistory_ << 1) | ((pc ^ (pc >> 2)) & 1u);
+    recordOutcome(taken, pc);
+}
+
+void TagePredictor::recordOutcome(bool taken, std::uint64_t pc) {
+    trackUnconditional(pc);
     recentOutcomes_ = (recentOutcomes_ << 1) | (taken ? 1u : 0u);
 }
 

@@ -147,6 +147,8 @@ private:
     void trainBimodal(std::uint64_t pc, bool taken);
     /// Appends an outcome to the global, folded and path histories.
     void pushHistory(bool taken, std::uint64_t pc);
+    /// The part of pushHistory() the indirect tables read: the path and recent-outcome bits.
+    void recordOutcome(bool taken, std::uint64_t pc);
     std::uint32_t nextRandom();
 
     Geometry geometry_;
