@@ -284,6 +284,11 @@ class XCheck:
         self.variant = "-matched-targets" if args.matched_targets else ""
         build = Path(args.champsim_build).expanduser().resolve()
         self.build_dir = build.with_name(build.name + self.variant)
+        # Overrides of our side only (every configuration, the base too): their own result keys
+        # and report folder, so that what-ifs never mix with the recorded runs.
+        self.ours_set = dict(kv.split("=", 1) for kv in args.ours_set or [])
+        self.ours_suffix = ("-ours-" + "-".join(f"{k}{v}" for k, v in sorted(self.ours_set.items()))
+                            if self.ours_set else "")
 
     # --- configurations and build -------------------------------------------------------------
     def params(self, overrides):
@@ -384,7 +389,7 @@ class XCheck:
 
     # --- simulations ---------------------------------------------------------------------------
     def result_path(self, side, step, prog, r):
-        key = self.champsim_keys[step] if side == "champsim" else self.concorde_key
+        key = self.champsim_keys[step] if side == "champsim" else self.concorde_key + self.ours_suffix
         return self.work / "results" / f"{side}-{key}" / f"{step}-{prog}-r{r}-w{self.args.warmup}-m{self.args.length}.json"
 
     def sim_champsim(self, step, prog, r):
@@ -415,7 +420,7 @@ class XCheck:
             return
         ctrace, _, _ = self.region_files(prog, r)
         cmd = [str(self.concorde), "simulate", "--preset", self.args.preset, "--json"]
-        for k, v in overrides.items():
+        for k, v in {**self.ours_set, **overrides}.items():
             cmd += ["--set", f"{k}={v}"]
         t0 = time.time()
         data = json.loads(run(cmd + [str(ctrace)]))
@@ -569,6 +574,9 @@ class XCheck:
         summary.append(("champsim_commit", self.champsim_commit, ""))
         summary.append(("champsim_btb", self.btb, "concorde_btb: our branch-target front end (--matched-targets)"))
         summary.append(("concorde_binary_sha", self.concorde_key, str(self.concorde)))
+        if self.ours_set:
+            summary.append(("ours_set", " ".join(f"{k}={v}" for k, v in sorted(self.ours_set.items())),
+                            "our side only, every configuration (--ours-set)"))
 
         # Table.
         hdr = ["program", "reg", "CS CPI", "our CPI", "gap%", "MPKI CS(tgt)/ours"] + [n for n, _, _ in steps]
@@ -592,7 +600,7 @@ class XCheck:
         text = "\n".join(lines) + "\n"
         print(text)
 
-        out = self.work / f"report{self.variant}"
+        out = self.work / f"report{self.variant}{self.ours_suffix}"
         atomic_write(out / "table.txt", text)
         cols = list(rows[0].keys())
         atomic_write(out / "rows.tsv", "\t".join(cols) + "\n" + "".join(
@@ -660,6 +668,9 @@ def parse_args(argv):
     ap.add_argument("--matched-targets", action="store_true",
                     help="give ChampSim our branch-target front end (champsim-modules/concorde_btb: "
                          "BTB, return stack and indirect predictor of BranchTargetSpec) instead of basic_btb")
+    ap.add_argument("--ours-set", action="append", metavar="KEY=VALUE",
+                    help="a parameter of our side only, in every configuration (repeatable): a what-if "
+                         "beside the recorded run, with its own results and report folder")
     ap.add_argument("--calibration", help="JSON overriding the ChampSim latency calibration")
     ap.add_argument("--compare", help="an earlier summary.tsv to print beside this one")
     ap.add_argument("--report-only", action="store_true",
@@ -668,6 +679,9 @@ def parse_args(argv):
     args = ap.parse_args(argv)
     if args.regions < 1 or args.warmup < 0 or args.length < 1 or args.jobs < 1:
         ap.error("--regions, --length and --jobs must be positive, --warmup not negative")
+    for kv in args.ours_set or []:
+        if "=" not in kv or not kv.split("=", 1)[0] or not kv.split("=", 1)[1]:
+            ap.error(f"--ours-set wants KEY=VALUE, not {kv!r}")
     return args
 
 
