@@ -138,8 +138,8 @@ private:
     std::vector<unsigned char> buffer_;   ///< bytes of an unfinished frame, kept between feeds
     const unsigned char* view_ = nullptr; ///< what is being decoded: buffer_ or the fed bytes
     std::size_t viewSize_ = 0;
-    std::size_t consumed_ = 0;       ///< bytes of buffer_ already parsed
-    std::uint64_t streamOffset_ = 0; ///< stream position of buffer_[0]
+    std::size_t consumed_ = 0;       ///< bytes of view_ already parsed
+    std::uint64_t streamOffset_ = 0; ///< stream position of view_[0]
     bool headerDone_ = false;
     bool inRecordsFrame_ = false;          ///< a RECORDS frame is being decoded
     std::uint32_t recordsLeft_ = 0;        ///< its records still to decode
