@@ -55,16 +55,12 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
         const std::size_t old = buffer_.size();
         const std::size_t joined = std::min(size, kJoinBytes);
         buffer_.insert(buffer_.end(), data, data + joined);
-        view_ = buffer_.data();
-        viewSize_ = buffer_.size();
-        decodeView();
+        decodeBuffer();
         if (consumed_ < old) {
             // A frame longer than the joined bytes (static descriptors, a basic-block vector):
             // gather it whole.
             buffer_.insert(buffer_.end(), data + joined, data + size);
-            view_ = buffer_.data();
-            viewSize_ = buffer_.size();
-            decodeView();
+            decodeBuffer();
             return;
         }
         used = consumed_ - old;
@@ -80,6 +76,12 @@ void TracerStreamDecoder::feed(const unsigned char* data, std::size_t size) {
     consumed_ = 0;
     view_ = buffer_.data();
     viewSize_ = buffer_.size();
+}
+
+void TracerStreamDecoder::decodeBuffer() {
+    view_ = buffer_.data();
+    viewSize_ = buffer_.size();
+    decodeView();
 }
 
 void TracerStreamDecoder::decodeView() {
@@ -296,13 +298,16 @@ void TracerStreamDecoder::parseStatic(const unsigned char* p, std::uint32_t size
         c.size = r.size;
         c.branchKind = r.branchKind;
         c.slotCount = static_cast<std::uint8_t>(nmem);
+        const auto packedSlot = [&s](std::uint32_t i) {
+            return std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i];
+        };
         if (nmem == 1) {
             flags |= kSingleSlot;
-            c.slotInfo = std::uint32_t{s.slotKinds[0]} << 16 | s.slotSizes[0];
+            c.slotInfo = packedSlot(0);
         } else {
             c.slotInfo = static_cast<std::uint32_t>(compactSlots_.size());
             for (std::uint32_t i = 0; i < nmem; ++i)
-                compactSlots_.push_back(std::uint32_t{s.slotKinds[i]} << 16 | s.slotSizes[i]);
+                compactSlots_.push_back(packedSlot(i));
         }
         c.flags = flags;
         offset += ctp_static_size(d);

@@ -100,6 +100,8 @@ private:
 
     /// Decodes what it can of view_ from consumed_ on.
     void decodeView();
+    /// decodeView() over buffer_.
+    void decodeBuffer();
     void parseHeader();
     void parseFrame(std::uint32_t type, const unsigned char* payload, std::uint32_t size);
     void parseStatic(const unsigned char* p, std::uint32_t size);
