@@ -20,15 +20,19 @@ import csv
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[3]
-WIDTH = {"width2": 2, "width8": 8}
+sys.path.insert(0, str(REPO / "tools" / "validation"))
+from xcheck import STEPS  # noqa: E402  (the cross-check's own step definitions)
+
+WIDTH_STEPS = {name: overrides for name, overrides, _ in STEPS if name in ("width2", "width8")}
 MEMORY_PIPES = ["--set", "ls_issue=4", "--set", "ls_pipes=4"]
 
 
-def width_overrides(width):
-    return [a for p in ("fetch_width", "decode_width", "rename_width") for a in ("--set", f"{p}={width}")]
+def set_options(overrides):
+    return [a for k, v in overrides.items() for a in ("--set", f"{k}={v}")]
 
 
 def simulate(concorde, trace, extra):
@@ -48,18 +52,18 @@ def main():
     ap.add_argument("--concorde", default=str(REPO / "build" / "release" / "bin" / "concorde"))
     args = ap.parse_args()
     rows = list(csv.DictReader(open(args.rows), delimiter="\t"))
-    counts = {(step, kind): [0, 0] for step in WIDTH for kind in ("ours", "pipes4")}
+    counts = {(step, kind): [0, 0] for step in WIDTH_STEPS for kind in ("ours", "pipes4")}
     print("region\tbase\tbase_pipes4\t" +
-          "\t".join(f"cs_{s}\tours_{s}\tpipes4_{s}" for s in WIDTH))
+          "\t".join(f"cs_{s}\tours_{s}\tpipes4_{s}" for s in WIDTH_STEPS))
     for r in rows:
         name = f"{r['program']}-r{r['region']}"
         trace = Path(args.traces) / f"{name}-w1000000-m1000000.ctrace"
         base = simulate(args.concorde, trace, [])
         base4 = simulate(args.concorde, trace, MEMORY_PIPES)
         cells = [name, f"{base:.4f}", f"{base4:.4f}"]
-        for step, width in WIDTH.items():
+        for step, overrides in WIDTH_STEPS.items():
             cs, ours = float(r[f"cs_{step}"]), float(r[f"our_{step}"])
-            pipes4 = (simulate(args.concorde, trace, MEMORY_PIPES + width_overrides(width)) / base4 - 1) * 100
+            pipes4 = (simulate(args.concorde, trace, MEMORY_PIPES + set_options(overrides)) / base4 - 1) * 100
             cells += [f"{cs:+.1f}", f"{ours:+.1f}", f"{pipes4:+.1f}"]
             if abs(cs) >= 5:
                 for kind, value in (("ours", ours), ("pipes4", pipes4)):
