@@ -30,7 +30,8 @@
 #     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
 #     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
-#     TRAIN_OPTIONS (extra options for concorde train).
+#     TRAIN_OPTIONS (extra options for concorde train), LABELS_FROM (a folder holding an earlier
+#     run's .dataset files: their labels are reused, only features are computed).
 #
 #     Time on the development machine (2 cores, shared): see data/README.md.
 set -euo pipefail
@@ -121,61 +122,67 @@ stamp "feature databases done after ${SECONDS}s"
 #    (resumable; the hold-out programs are kept out of training for the out-of-distribution test).
 holdout_args=()
 for program in $HOLD_OUT; do holdout_args+=(--hold-out "$program"); done
-"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES" --out "$WORK/train.dataset" \
+# LABELS_FROM (a folder with the .dataset files of an earlier run of this script, same seeds and
+# traces): each dataset takes its labels from the file of the same name there and only computes
+# features, e.g. after a change to the analytical models (simulating is what costs).
+labels_from() { # labels_from NAME.dataset
+  if [ -n "${LABELS_FROM:-}" ] && [ -f "$LABELS_FROM/$1" ]; then echo "--labels-from $LABELS_FROM/$1"; fi
+}
+"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES" --out "$WORK/train.dataset" $(labels_from train.dataset) \
   --jobs "$JOBS" "${holdout_args[@]}"
 step_done "dataset independent draws"
 datasets=(--dataset "$WORK/train.dataset")
 # Balanced cores (every parameter near one size level): independent draws alone leave the model
 # extrapolating at presets like big, where every resource is large at once.
 "$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$BALANCED_SAMPLES" --seed 3 \
-  --balanced 1 --out "$WORK/balanced.dataset" --jobs "$JOBS" "${holdout_args[@]}"
+  --balanced 1 --out "$WORK/balanced.dataset" $(labels_from balanced.dataset) --jobs "$JOBS" "${holdout_args[@]}"
 step_done "dataset balanced draws"
 datasets+=(--dataset "$WORK/balanced.dataset")
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_SAMPLES" --seed 2 \
-    --out "$WORK/extra.dataset" --jobs "$JOBS"
+    --out "$WORK/extra.dataset" $(labels_from extra.dataset) --jobs "$JOBS"
   step_done "dataset training-only programs"
   datasets+=(--dataset "$WORK/extra.dataset")
 fi
 if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_SAMPLES" --seed 4 --balanced 0.25 \
-    --out "$WORK/more.dataset" --jobs "$JOBS"
+    --out "$WORK/more.dataset" $(labels_from more.dataset) --jobs "$JOBS"
   step_done "dataset more programs"
   datasets+=(--dataset "$WORK/more.dataset")
 fi
 # Twice the data (issue 17 asks for at least 300k samples): more draws from each set with new
 # seeds, a quarter of them balanced cores.
 "$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES_2" --seed 6 --balanced 0.25 \
-  --out "$WORK/train2.dataset" --jobs "$JOBS" "${holdout_args[@]}"
+  --out "$WORK/train2.dataset" $(labels_from train2.dataset) --jobs "$JOBS" "${holdout_args[@]}"
 step_done "dataset second draws"
 datasets+=(--dataset "$WORK/train2.dataset")
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_SAMPLES_2" --seed 7 \
-    --balanced 0.25 --out "$WORK/extra2.dataset" --jobs "$JOBS"
+    --balanced 0.25 --out "$WORK/extra2.dataset" $(labels_from extra2.dataset) --jobs "$JOBS"
   step_done "dataset training-only programs, second draws"
   datasets+=(--dataset "$WORK/extra2.dataset")
 fi
 if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_SAMPLES_2" --seed 5 \
-    --balanced 0.25 --out "$WORK/more2.dataset" --jobs "$JOBS"
+    --balanced 0.25 --out "$WORK/more2.dataset" $(labels_from more2.dataset) --jobs "$JOBS"
   step_done "dataset more programs, second draws"
   datasets+=(--dataset "$WORK/more2.dataset")
 fi
 # Draws near the presets: where an architect works (start at a preset, move sliders) and where
 # independent draws almost never land.
 "$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$NEAR_SAMPLES" --seed 11 \
-  --near-presets 0.7 --balanced 0.1 --out "$WORK/near.dataset" --jobs "$JOBS" "${holdout_args[@]}"
+  --near-presets 0.7 --balanced 0.1 --out "$WORK/near.dataset" $(labels_from near.dataset) --jobs "$JOBS" "${holdout_args[@]}"
 step_done "dataset near the presets"
 datasets+=(--dataset "$WORK/near.dataset")
 if [ ${#extra[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_NEAR_SAMPLES" --seed 12 \
-    --near-presets 0.7 --balanced 0.1 --out "$WORK/extra-near.dataset" --jobs "$JOBS"
+    --near-presets 0.7 --balanced 0.1 --out "$WORK/extra-near.dataset" $(labels_from extra-near.dataset) --jobs "$JOBS"
   step_done "dataset training-only programs near the presets"
   datasets+=(--dataset "$WORK/extra-near.dataset")
 fi
 if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_NEAR_SAMPLES" --seed 13 \
-    --near-presets 0.7 --balanced 0.1 --out "$WORK/more-near.dataset" --jobs "$JOBS"
+    --near-presets 0.7 --balanced 0.1 --out "$WORK/more-near.dataset" $(labels_from more-near.dataset) --jobs "$JOBS"
   step_done "dataset more programs near the presets"
   datasets+=(--dataset "$WORK/more-near.dataset")
 fi

@@ -24,7 +24,8 @@ struct AnnotatedInstruction {
     /// Producers (register and memory RAW), as indices into the region's measured instructions;
     /// producers in the warm-up are dropped.
     ProducerList producers;
-    /// Loads only: dense id (0..lineCount-1 in the region) of the cache line of the first load.
+    /// Dense id (0..lineCount-1 in the region) of the cache line of the first load; for an
+    /// instruction that stores without loading, of its first store's line; otherwise 0.
     std::uint32_t lineId = 0;
     /// Loads only: memory-ordering episode (0..episodeCount-1), see MemoryOrderingModel.
     std::uint32_t episodeId = 0;

@@ -47,7 +47,8 @@ struct AnnotatedRegion {
     std::shared_ptr<const WarmState> warm;
     MemoryConfig memoryConfig;
     MemorySystemSpec spec;
-    std::uint32_t lineCount = 0;    ///< distinct lines first-loaded by measured loads
+    /// Distinct lines of AnnotatedInstruction::lineId (first loads, and stores without loads).
+    std::uint32_t lineCount = 0;
     std::uint32_t episodeCount = 0; ///< memory-ordering episodes
     Stats stats;
 

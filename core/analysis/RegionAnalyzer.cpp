@@ -159,6 +159,15 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
         if (r.loadCount == 0) {
             a.loadLevel = a.episodeLevel = MemLevel::L1;
             a.lineId = a.episodeId = 0;
+            // A store's line, for the store queue's drain (QueueModel): a store that finds its
+            // line already on its way waits for that fill.
+            if (r.storeCount > 0) {
+                const auto [it, inserted] = lineIds.try_emplace(
+                    r.stores[0].address >> shift, static_cast<std::uint32_t>(lineIds.size()));
+                if (inserted)
+                    lineEpisode.push_back(kNoEpisode);
+                a.lineId = it->second;
+            }
             a.latency = a.classLatency =
                 static_cast<std::uint16_t>(latencies_.instructionLatency(r.instrClass, 0));
             continue;

@@ -95,6 +95,12 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                 memorySeries("lq", memory, ParamId::LoadQueue, lq,
                              QueueModel::run(prepared.index, QueueModel::Kind::Load,
                                              static_cast<std::uint32_t>(lq), windowSize)));
+        // Stores drain through the L1d after commit: the SQ sees the memory.
+        for (double sq : g[index(ParamId::StoreQueue)])
+            local.push_back(
+                memorySeries("sq", memory, ParamId::StoreQueue, sq,
+                             QueueModel::run(prepared.index, QueueModel::Kind::Store,
+                                             static_cast<std::uint32_t>(sq), windowSize)));
         for (double fills : g[index(ParamId::IcacheFills)])
             local.push_back(
                 memorySeries("icache_fills", memory, ParamId::IcacheFills, fills,
@@ -127,11 +133,6 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                 plain("fetch_width", ParamId::FetchWidth, w,
                       FrontEndModel::fetchWidth(prepared.index, static_cast<std::uint32_t>(w),
                                                 windowSize));
-            // Stores take their class latency only: the SQ model does not see the memory.
-            for (double sq : g[index(ParamId::StoreQueue)])
-                plain("sq", ParamId::StoreQueue, sq,
-                      QueueModel::run(prepared.index, QueueModel::Kind::Store,
-                                      static_cast<std::uint32_t>(sq), windowSize));
             for (double ls : g[index(ParamId::LsPipes)])
                 for (double lp : g[index(ParamId::LoadPipes)]) {
                     auto pipes =

@@ -33,9 +33,9 @@ struct GridSeries {
 
 /// Every series of one region over a whole parameter grid — what `build-db` stores per region.
 /// The trace analysis runs once per memory configuration and each model once per value of its
-/// own parameters: memory-dependent models (ROB, LQ, I-cache fills, fetch buffers, the ROB
+/// own parameters: memory-dependent models (ROB, LQ, SQ, I-cache fills, fetch buffers, the ROB
 /// latency components and fixed-size ROB throughputs) per memory configuration, the others
-/// (issue widths, pipes, fetch width, SQ, mispredictions, branch and fence counts) once.
+/// (issue widths, pipes, fetch width, mispredictions, branch and fence counts) once.
 /// Memory configurations are processed in parallel with TBB.
 class GridBounds {
 public:

@@ -279,7 +279,7 @@ FeatureLayout FeatureLayout::standard(int percentiles) {
     std::vector<FeatureBlock> blocks = {
         bound("rob", with(ParamId::Rob, mem)),
         bound("lq", with(ParamId::LoadQueue, mem)),
-        bound("sq", {ParamId::StoreQueue}),
+        bound("sq", with(ParamId::StoreQueue, mem)),
         bound("alu_issue", {ParamId::AluIssue}),
         bound("fp_issue", {ParamId::FpIssue}),
         bound("ls_issue", {ParamId::LsIssue}),

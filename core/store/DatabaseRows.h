@@ -86,6 +86,10 @@ struct BuildSettings {
     std::uint64_t regionLength = 0; ///< measured length of the first region registered (nominal)
     BoundsGrid grid;
     std::string createdBy;
+    /// The store-queue series model the drain of committed stores through the L1d (per memory
+    /// configuration; meta.store_queue_model = "timed"). False for databases built before it,
+    /// whose "sq" series are one per SQ size, memory-independent (SeriesCatalog reads them so).
+    bool timedStores = true;
 };
 
 } // namespace concorde

@@ -220,13 +220,15 @@ BuildSettings FeatureDatabase::buildSettings() {
     }
     settings.grid = GridDescription::fromJson(grid, true, name + ": meta.grid");
     settings.createdBy = meta("created_by").value_or("");
+    settings.timedStores = meta("store_queue_model").value_or("") == "timed";
     settings_ = std::make_unique<BuildSettings>(settings);
     return settings;
 }
 
 const SeriesCatalog& FeatureDatabase::catalog() {
     if (!catalog_)
-        catalog_ = std::make_unique<SeriesCatalog>(buildSettings().grid);
+        catalog_ =
+            std::make_unique<SeriesCatalog>(buildSettings().grid, buildSettings().timedStores);
     return *catalog_;
 }
 
@@ -244,13 +246,19 @@ void FeatureDatabase::initialiseBuildSettings(const BuildSettings& settings) {
             throw badInput(name + " was built with another grid (" +
                            GridDescription::canonicalText(stored.grid) +
                            "); use the same --grid or another --out");
+        if (stored.timedStores != settings.timedStores)
+            throw badInput(name + " was built by an older Concorde whose store-queue series do "
+                                  "not model the drain of stores through the caches; build a new "
+                                  "database (another --out) from the same traces");
         return;
     }
     setMeta("window_size", std::to_string(settings.windowSize));
     setMeta("region_length", std::to_string(settings.regionLength));
     setMeta("grid", GridDescription::canonicalText(settings.grid));
     setMeta("created_by", settings.createdBy);
-    const SeriesCatalog catalog(settings.grid);
+    if (settings.timedStores)
+        setMeta("store_queue_model", "timed");
+    const SeriesCatalog catalog(settings.grid, settings.timedStores);
     auto memory = connection_->prepare("INSERT INTO memory_configs (id, l1d_kb, l1i_kb, l2_kb, "
                                        "pf_degree) VALUES (?1, ?2, ?3, ?4, ?5)",
                                        "writing memory_configs");

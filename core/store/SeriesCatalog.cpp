@@ -33,7 +33,7 @@ int memoryDistance(const MemoryConfig& a, const MemoryConfig& b) {
 
 } // namespace
 
-SeriesCatalog::SeriesCatalog(const BoundsGrid& grid) {
+SeriesCatalog::SeriesCatalog(const BoundsGrid& grid, bool timedStores) : timedStores_(timedStores) {
     const auto& g = grid;
     for (double l1d : g[index(ParamId::L1dKb)])
         for (double l1i : g[index(ParamId::L1iKb)])
@@ -65,6 +65,9 @@ SeriesCatalog::SeriesCatalog(const BoundsGrid& grid) {
             add("rob_" + std::to_string(size), {}, memory, id);
         for (double lq : g[index(ParamId::LoadQueue)])
             add("lq", {{ParamId::LoadQueue, lq}}, memory, id);
+        if (timedStores)
+            for (double sq : g[index(ParamId::StoreQueue)])
+                add("sq", {{ParamId::StoreQueue, sq}}, memory, id);
         for (double fills : g[index(ParamId::IcacheFills)])
             add("icache_fills", {{ParamId::IcacheFills, fills}}, memory, id);
         for (double buffers : g[index(ParamId::FetchBuffers)])
@@ -76,8 +79,9 @@ SeriesCatalog::SeriesCatalog(const BoundsGrid& grid) {
                                                       {"fetch_width", ParamId::FetchWidth},
                                                       {"sq", ParamId::StoreQueue}};
     for (const auto& [name, param] : single)
-        for (double v : g[index(param)])
-            add(name, {{param, v}}, nullptr, 0);
+        if (param != ParamId::StoreQueue || !timedStores)
+            for (double v : g[index(param)])
+                add(name, {{param, v}}, nullptr, 0);
     for (double ls : g[index(ParamId::LsPipes)])
         for (double lp : g[index(ParamId::LoadPipes)]) {
             add("pipes", {{ParamId::LsPipes, ls}, {ParamId::LoadPipes, lp}}, nullptr, 0);

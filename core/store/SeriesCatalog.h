@@ -35,7 +35,11 @@ public:
         std::vector<std::vector<std::uint32_t>> referenceCandidates;
     };
 
-    explicit SeriesCatalog(const BoundsGrid& grid);
+    /// `timedStores`: "sq" per SQ size and memory configuration (GridBounds today); false for a
+    /// database built before the store drain was modelled, with one "sq" series per SQ size.
+    explicit SeriesCatalog(const BoundsGrid& grid, bool timedStores = true);
+
+    bool timedStores() const { return timedStores_; }
 
     const std::vector<Group>& groups() const { return groups_; }
     /// The group called `name`, or nullptr.
@@ -58,6 +62,7 @@ public:
 private:
     std::vector<MemoryConfig> memories_;
     std::vector<Group> groups_;
+    bool timedStores_ = true;
 };
 
 } // namespace concorde

@@ -15,6 +15,12 @@ StoredRegionSeries::indexFor(const SeriesCatalog& catalog) {
             const auto& key = groups[g].series[i];
             const SeriesKey full{groups[g].name, key.memoryDependent, key.memory, key.settings};
             index->emplace(full.text(), std::make_pair(g, i));
+            // A database from before the store drain has one "sq" series per SQ size; a layout
+            // that asks for one per memory configuration gets that series for every one.
+            if (!catalog.timedStores() && groups[g].name == "sq" && !key.memoryDependent)
+                for (const MemoryConfig& memory : catalog.memoryConfigs())
+                    index->emplace(SeriesKey{groups[g].name, true, memory, key.settings}.text(),
+                                   std::make_pair(g, i));
         }
     return index;
 }

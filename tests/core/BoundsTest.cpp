@@ -112,12 +112,55 @@ private slots:
             {load(0, 0, MemLevel::L1), alu(1), load(1, 1, MemLevel::L1), load(2, 2, MemLevel::L1)});
         QCOMPARE(QueueModel::run(loads, QueueModel::Kind::Load, 1, 4), (WindowSeries{4.0f / 12}));
         QCOMPARE(QueueModel::run(loads, QueueModel::Kind::Load, 3, 4), (WindowSeries{1.0f}));
-        // SQ of 2 with 1-cycle stores: 4 stores take 2 cycles; loads are free for the SQ.
+        // SQ of 2 with 1-cycle L1-hit stores; loads are free for the SQ. An entry frees when
+        // its store is written: sent the cycle after commit, a hit is written then. Stores 0, 1
+        // dispatch at 0, commit at 1, are written at 2; stores 2, 3 dispatch at 2, commit at 3.
         AnnotatedInstruction store = alu(1);
         store.instrClass = InstrClass::Store;
         store.storeCount = 1;
         const auto stores = regionOf({store, store, store, store, load(0, 0, MemLevel::Dram)});
-        QCOMPARE(QueueModel::run(stores, QueueModel::Kind::Store, 2, 5), (WindowSeries{2.5f}));
+        QCOMPARE(QueueModel::run(stores, QueueModel::Kind::Store, 2, 5), (WindowSeries{5.0f / 3}));
+    }
+
+    // The store drain: misses hold their entries until the line arrives, share the MSHRs, and a
+    // store to a line already on its way waits for it.
+    void storeQueueDrainsThroughTheCaches() {
+        const auto storeTo = [](std::uint32_t line, MemLevel level) {
+            AnnotatedInstruction inst = alu(1);
+            inst.instrClass = InstrClass::Store;
+            inst.storeCount = 1;
+            inst.lineId = line;
+            inst.storeLevel = level;
+            return inst;
+        };
+        const double dram = MemorySystemSpec().latency(MemLevel::Dram); // 200
+        const double l2 = MemorySystemSpec().latency(MemLevel::L2);     // 12
+        // Two stores, each to its own L2 line, SQ of 1: store 0 commits at 1, is sent at 2 and
+        // written at 14; store 1 dispatches at 14, commits at 15. Two instructions in 15 cycles.
+        const auto twoL2 = regionOf({storeTo(0, MemLevel::L2), storeTo(1, MemLevel::L2)});
+        QCOMPARE(QueueModel::run(twoL2, QueueModel::Kind::Store, 1, 2),
+                 (WindowSeries{static_cast<float>(2 / (2 + l2 + 1))}));
+        // A DRAM miss, then a hit to the same line (the in-order cache says L1) and a hit to
+        // another line, SQ of 2: the second store waits for the line (written at 2 + 200), so
+        // the third dispatches only then; with an SQ of 3 nothing waits.
+        const auto sameLine = regionOf(
+            {storeTo(0, MemLevel::Dram), storeTo(0, MemLevel::L1), storeTo(1, MemLevel::L1)});
+        QCOMPARE(QueueModel::run(sameLine, QueueModel::Kind::Store, 2, 3),
+                 (WindowSeries{static_cast<float>(3 / (2 + dram + 1))}));
+        QCOMPARE(QueueModel::run(sameLine, QueueModel::Kind::Store, 3, 3), (WindowSeries{3.0f}));
+        // 64 DRAM misses to distinct lines, a large SQ and 16 MSHRs: the 17th is sent when the
+        // first fill arrives, so the last of four rounds is written at about 4 × 200 cycles,
+        // yet commits stay one cycle: the bound sees the MSHRs only through a full SQ. With an
+        // SQ of 16 the 17th store dispatches when the first is written (2 + 200).
+        std::vector<AnnotatedInstruction> misses;
+        for (std::uint32_t i = 0; i < 64; ++i)
+            misses.push_back(storeTo(i, MemLevel::Dram));
+        auto stream = regionOf(misses, 64);
+        QCOMPARE(QueueModel::run(stream, QueueModel::Kind::Store, 256, 64), (WindowSeries{64.0f}));
+        const auto bySq = QueueModel::run(stream, QueueModel::Kind::Store, 16, 64);
+        QVERIFY2(bySq[0] > 64 / (4 * (dram + 2) + 1) * 0.95 && bySq[0] < 64 / (3 * dram),
+                 qPrintable(QString::number(bySq[0])));
+        QCOMPARE(QueueModel::kDefaultStoreMshrs, PipelineSpec().l1dMshrs);
     }
 
     void widthsAndPipes() {
@@ -275,6 +318,11 @@ private slots:
         QTest::newRow("rob knee") << "rob-knee"
                                   << "fillers=126" << 100 << "rob=64"
                                   << "rob";
+        // Every store misses to DRAM and holds its SQ entry until its line arrives (200
+        // cycles); 4 entries allow 4 stores in flight, far below the 16 MSHRs.
+        QTest::newRow("store misses") << "store-miss"
+                                      << "fillers=14" << 200 << "sq=4"
+                                      << "sq";
         QTest::newRow("lq knee") << "lq-knee"
                                  << "fillers=62" << 100 << "lq=32"
                                  << "lq";

@@ -293,11 +293,11 @@ private slots:
         QCOMPARE(names(layout.blocksDependingOn(ParamId::Rob)),
                  (std::vector<std::string>{"rob", "aux.latency_issue_wait", "aux.latency_execution",
                                            "aux.latency_commit_wait", "param.rob"}));
-        QCOMPARE(
-            names(layout.blocksDependingOn(ParamId::L1iKb)),
-            (std::vector<std::string>{"rob", "lq", "icache_fills", "fetch_buffers", "aux.rob_sizes",
-                                      "aux.latency_issue_wait", "aux.latency_execution",
-                                      "aux.latency_commit_wait", "param.l1i_kb"}));
+        QCOMPARE(names(layout.blocksDependingOn(ParamId::L1iKb)),
+                 (std::vector<std::string>{"rob", "lq", "sq", "icache_fills", "fetch_buffers",
+                                           "aux.rob_sizes", "aux.latency_issue_wait",
+                                           "aux.latency_execution", "aux.latency_commit_wait",
+                                           "param.l1i_kb"}));
         // Front-end widths only enter through their parameter column.
         QCOMPARE(names(layout.blocksDependingOn(ParamId::CommitWidth)),
                  (std::vector<std::string>{"param.commit_width"}));

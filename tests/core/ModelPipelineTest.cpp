@@ -516,7 +516,7 @@ private slots:
             const std::vector<const GridSeries*> bounds = {
                 findSeries(result, "rob", memory, setting(ParamId::Rob)),
                 findSeries(result, "lq", memory, setting(ParamId::LoadQueue)),
-                findSeries(result, "sq", std::nullopt, setting(ParamId::StoreQueue)),
+                findSeries(result, "sq", memory, setting(ParamId::StoreQueue)),
                 findSeries(result, "alu_issue", std::nullopt, setting(ParamId::AluIssue)),
                 findSeries(result, "fp_issue", std::nullopt, setting(ParamId::FpIssue)),
                 findSeries(result, "ls_issue", std::nullopt, setting(ParamId::LsIssue)),

@@ -22,6 +22,7 @@
 #include "store/Shard.h"
 #include "store/SqliteConnection.h"
 #include "store/SqliteStatement.h"
+#include "store/StoredRegionSeries.h"
 #include "trace/TraceReader.h"
 #include "trace/synthetic/KernelCatalog.h"
 #include "trace/synthetic/VectorSink.h"
@@ -327,7 +328,24 @@ private slots:
         QCOMPARE(catalog.seriesCount(), result.series.size());
         if (grid == "default") {
             QCOMPARE(catalog.memoryConfigs().size(), std::size_t(54));
-            QCOMPARE(catalog.seriesCount(), std::size_t(3712));
+            // 3712 before the SQ series became per memory configuration: + 9 × 53.
+            QCOMPARE(catalog.seriesCount(), std::size_t(4189));
+            // A database built before that keeps one "sq" series per size, and a key for any
+            // memory configuration finds it.
+            const SeriesCatalog untimed(g, false);
+            QCOMPARE(untimed.seriesCount(), std::size_t(3712));
+            QVERIFY(!untimed.find("sq")->series.front().memoryDependent);
+            QVERIFY(catalog.find("sq")->series.front().memoryDependent);
+            const auto index = StoredRegionSeries::indexFor(untimed);
+            const std::vector<std::pair<ParamId, double>> sq32{{ParamId::StoreQueue, 32}};
+            const auto plain = index->find(SeriesKey{"sq", false, {}, sq32}.text());
+            QVERIFY(plain != index->end());
+            for (const MemoryConfig& memory : untimed.memoryConfigs()) {
+                const auto aliased = index->find(SeriesKey{"sq", true, memory, sq32}.text());
+                QVERIFY(aliased != index->end() && aliased->second == plain->second);
+            }
+            QVERIFY(StoredRegionSeries::indexFor(catalog)->count(
+                        SeriesKey{"sq", false, {}, sq32}.text()) == 0);
             QCOMPARE(catalog.groups().size(), std::size_t(27));
         }
         // Each memory-dependent key carries its 1-based memory configuration id.
