@@ -53,6 +53,9 @@ DatabaseMerger::merge(const std::filesystem::path& out,
         if (GridDescription::canonicalText(theirs.grid) !=
             GridDescription::canonicalText(settings.grid))
             throw badInput(pair + " were built with different grids");
+        if (theirs.timedStores != settings.timedStores)
+            throw badInput(pair + " have different store-queue series (one was built by an "
+                                  "older Concorde; rebuild it)");
         bool samePrograms = theirPrograms.size() == programs.size();
         for (std::size_t i = 0; samePrograms && i < programs.size(); ++i)
             samePrograms = theirPrograms[i].id == programs[i].id &&

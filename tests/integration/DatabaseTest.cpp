@@ -350,6 +350,12 @@ private slots:
         const Run mismatch = concorde({"merge-db", "--out", path("bad-merge.sqlite"), a, other});
         QCOMPARE(mismatch.exitCode, 2);
         QVERIFY2(mismatch.err.contains("different grids"), qPrintable(mismatch.err));
+        // A shard from before the store drain (no meta.store_queue_model) does not mix in.
+        const QString untimed = copy(b, "untimed-shard.sqlite");
+        QVERIFY(sql(untimed, "DELETE FROM meta WHERE key = 'store_queue_model'", false));
+        const Run mixed = concorde({"merge-db", "--out", path("bad-mix.sqlite"), a, untimed});
+        QCOMPARE(mixed.exitCode, 2);
+        QVERIFY2(mixed.err.contains("store-queue series"), qPrintable(mixed.err));
         const Run traces = concorde(QStringList{"build-db", "--out", path("two.sqlite"), "--grid",
                                                 smallGrid_, "--shard", "5/6"} +
                                     samples().mid(0, 2));
