@@ -4,12 +4,20 @@
 #include "store/FeatureDatabase.h"
 #include "store/SeriesCatalog.h"
 
+#include <algorithm>
+
 namespace concorde {
 
 std::shared_ptr<const StoredRegionSeries::KeyIndex>
 StoredRegionSeries::indexFor(const SeriesCatalog& catalog) {
     auto index = std::make_shared<KeyIndex>();
     const auto& groups = catalog.groups();
+    // The grid's largest memory configuration: where stores miss least.
+    MemoryConfig largest{0, 0, 0, 0};
+    for (const MemoryConfig& m : catalog.memoryConfigs())
+        largest = {std::max(largest.l1dKb, m.l1dKb), std::max(largest.l1iKb, m.l1iKb),
+                   std::max(largest.l2Kb, m.l2Kb),
+                   std::max(largest.prefetchDegree, m.prefetchDegree)};
     for (std::uint32_t g = 0; g < groups.size(); ++g)
         for (std::uint32_t i = 0; i < groups[g].series.size(); ++i) {
             const auto& key = groups[g].series[i];
@@ -21,6 +29,13 @@ StoredRegionSeries::indexFor(const SeriesCatalog& catalog) {
                 for (const MemoryConfig& memory : catalog.memoryConfigs())
                     index->emplace(SeriesKey{groups[g].name, true, memory, key.settings}.text(),
                                    std::make_pair(g, i));
+            // The other way, for a model trained before (e.g. the shipped one on a database of
+            // the user's programs): its "sq" assumed that stores never miss, and the largest
+            // memory configuration is the closest the grid has.
+            if (catalog.timedStores() && groups[g].name == "sq" && key.memoryDependent &&
+                key.memory == largest)
+                index->emplace(SeriesKey{groups[g].name, false, {}, key.settings}.text(),
+                               std::make_pair(g, i));
         }
     return index;
 }
