@@ -2,10 +2,10 @@
 """How far the analytical min-of-bounds CPI is from the reference simulator, region by region.
 
     tools/validation/min_of_bounds_error.py [--concorde BIN] [--baseline BIN2] [--preset P ...]
-                                            TRACE.ctrace ...
+                                            [--set KEY=VALUE ...] TRACE.ctrace ...
 
-For every region of every trace and every preset: `concorde simulate --json` and `concorde bounds
---json` at that preset, then the mean |min-of-bounds CPI / simulated CPI - 1|. With --baseline,
+For every region of every trace and every preset (with the --set parameters on top):
+`concorde simulate --json` and `concorde bounds --json` at that configuration, then the mean |min-of-bounds CPI / simulated CPI - 1|. With --baseline,
 the bounds of a second binary (e.g. a build from before a model change) beside them, the number
 of regions that got more than 1 point worse, and the regions whose bound moved by more than 5 %
 of the simulated CPI. Two processes at a time.
@@ -31,12 +31,16 @@ def main():
     parser.add_argument("--concorde", default=os.path.join(here, "../../build/release/bin/concorde"))
     parser.add_argument("--baseline", help="a second concorde whose bounds are compared")
     parser.add_argument("--preset", action="append", help="preset (repeatable; default n1-like)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a parameter on top of the preset (repeatable)")
     parser.add_argument("traces", nargs="+")
     args = parser.parse_args()
     presets = args.preset or ["n1-like"]
 
     def one(trace, preset):
         common = ["--preset", preset, "--json", trace]
+        for assignment in args.set:
+            common += ["--set", assignment]
         sim = run(args.concorde, ["simulate"] + common)["regions"]
         new = run(args.concorde, ["bounds"] + common)["regions"]
         old = run(args.baseline, ["bounds"] + common)["regions"] if args.baseline else new
@@ -48,7 +52,8 @@ def main():
         with ThreadPoolExecutor(2) as pool:
             rows = [r for rs in pool.map(lambda t: one(t, preset), args.traces) for r in rs]
         err = lambda i: 100 * sum(abs(r[i] - r[2]) / r[2] for r in rows) / len(rows)
-        line = f"{preset}: {len(rows)} regions, min-of-bounds mean |error| {err(4):.1f} %"
+        label = " ".join([preset] + args.set)
+        line = f"{label}: {len(rows)} regions, min-of-bounds mean |error| {err(4):.1f} %"
         if args.baseline:
             worse = sum(1 for r in rows if abs(r[4] - r[2]) > abs(r[3] - r[2]) + 0.01 * r[2])
             line += f" (baseline {err(3):.1f} %; {worse} regions more than 1 point worse)"
