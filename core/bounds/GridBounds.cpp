@@ -44,7 +44,8 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 
 GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
                                      const BoundsGrid& grid, std::uint32_t windowSize,
-                                     const JobControl& job, std::shared_ptr<const WarmState> warm) {
+                                     const JobControl& job, std::shared_ptr<const WarmState> warm,
+                                     bool timedStores) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
@@ -96,7 +97,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                              QueueModel::run(prepared.index, QueueModel::Kind::Load,
                                              static_cast<std::uint32_t>(lq), windowSize)));
         // Stores drain through the L1d after commit: the SQ sees the memory.
-        for (double sq : g[index(ParamId::StoreQueue)])
+        for (double sq : timedStores ? g[index(ParamId::StoreQueue)] : std::vector<double>{})
             local.push_back(
                 memorySeries("sq", memory, ParamId::StoreQueue, sq,
                              QueueModel::run(prepared.index, QueueModel::Kind::Store,
@@ -133,6 +134,11 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                 plain("fetch_width", ParamId::FetchWidth, w,
                       FrontEndModel::fetchWidth(prepared.index, static_cast<std::uint32_t>(w),
                                                 windowSize));
+            if (!timedStores)
+                for (double sq : g[index(ParamId::StoreQueue)])
+                    plain("sq", ParamId::StoreQueue, sq,
+                          QueueModel::runUntimedStores(prepared.index,
+                                                       static_cast<std::uint32_t>(sq), windowSize));
             for (double ls : g[index(ParamId::LsPipes)])
                 for (double lp : g[index(ParamId::LoadPipes)]) {
                     auto pipes =

@@ -29,6 +29,20 @@ WindowSeries QueueModel::run(const RegionIndex& index, Kind kind, std::uint32_t 
     return WindowBounds::fromEvents(members, commit, region.size(), windowSize);
 }
 
+WindowSeries QueueModel::runUntimedStores(const RegionIndex& index, std::uint32_t queueSize,
+                                          std::uint32_t windowSize) {
+    const std::vector<std::uint32_t>& stores = index.stores;
+    const std::size_t q = std::max<std::uint32_t>(queueSize, 1);
+    std::vector<double> commit(stores.size());
+    double lastCommit = 0;
+    for (std::size_t j = 0; j < stores.size(); ++j) {
+        const double s = j < q ? 0.0 : commit[j - q];
+        lastCommit = std::max(lastCommit, s + index.region[stores[j]].classLatency);
+        commit[j] = lastCommit;
+    }
+    return WindowBounds::fromEvents(stores, commit, index.region.size(), windowSize);
+}
+
 WindowSeries QueueModel::runStores(const RegionIndex& index, std::uint32_t queueSize,
                                    std::uint32_t windowSize, std::uint32_t storeMshrs) {
     const AnnotatedRegion& region = index.region;

@@ -32,6 +32,10 @@ public:
                             std::uint32_t windowSize) {
         return run(RegionIndex(region), kind, queueSize, windowSize);
     }
+    /// The SQ model of databases built before 2026-11-28: a store leaves at its class latency
+    /// (a_j = c_{j-Q}, c_j = max(a_j + class latency, c_{j-1})), whatever the memory.
+    static WindowSeries runUntimedStores(const RegionIndex& index, std::uint32_t queueSize,
+                                         std::uint32_t windowSize);
 
 private:
     static WindowSeries runStores(const RegionIndex& index, std::uint32_t queueSize,

@@ -112,6 +112,10 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
         settings.windowSize = options.windowSize;
         settings.grid = options.grid;
         settings.createdBy = options.createdBy;
+        // A database built before the store drain keeps its one SQ series per size, so that
+        // programs can still be added to it (and its model still reads them).
+        if (db.hasBuildSettings())
+            settings.timedStores = db.buildSettings().timedStores;
         for (const auto& reader : readers)
             if (!reader->info().regions.empty()) {
                 settings.regionLength = reader->info().regions.front().length;
@@ -197,9 +201,9 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                     [&](const JobProgress&) { job.report(++stepsDone, stepsTotal, builtText()); });
                 const std::shared_ptr<const WarmState> warm =
                     WarmState::fromBytes(work.warmState, work.pending.label);
-                const GridBounds::Result result = GridBounds::build(
-                    work.records, work.pending.warmup, options.grid, options.windowSize, steps,
-                    warm);
+                const GridBounds::Result result =
+                    GridBounds::build(work.records, work.pending.warmup, options.grid,
+                                      options.windowSize, steps, warm, catalog.timedStores());
                 catalog.requireMatches(result);
                 work.data = encodeRegion(catalog, result, work.records, options.seriesLevel);
                 // Stored in the current (compressed) encoding whatever the trace's was.

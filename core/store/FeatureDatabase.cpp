@@ -247,9 +247,8 @@ void FeatureDatabase::initialiseBuildSettings(const BuildSettings& settings) {
                            GridDescription::canonicalText(stored.grid) +
                            "); use the same --grid or another --out");
         if (stored.timedStores != settings.timedStores)
-            throw badInput(name + " was built by an older Concorde whose store-queue series do "
-                                  "not model the drain of stores through the caches; build a new "
-                                  "database (another --out) from the same traces");
+            throw badInput(name + " holds store-queue series of another kind (" +
+                           (stored.timedStores ? "timed" : "untimed") + ")");
         return;
     }
     setMeta("window_size", std::to_string(settings.windowSize));

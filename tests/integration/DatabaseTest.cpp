@@ -258,13 +258,23 @@ private slots:
         QVERIFY(validate.out.contains("4189 series"));
 
         // A database from before the store drain (no meta.store_queue_model, one "sq" series
-        // per size) is not extended with today's series: build-db names the problem.
+        // per size, like the shipped one until it is rebuilt) still takes new programs, in its
+        // own kind of SQ series, so that its model keeps reading them (File ▸ Add program).
         const QString old = copy(db, "untimed.sqlite");
         QVERIFY(sql(old, "DELETE FROM meta WHERE key = 'store_queue_model'", false));
+        for (const char* statement :
+             {"DELETE FROM series_keys WHERE name = 'sq'", "DELETE FROM series WHERE name = 'sq'",
+              "UPDATE regions SET complete = 0"})
+            QVERIFY(sql(old, statement, false));
         const Run resumed =
             concorde({"build-db", "--out", old, "--shard", "1/4", kSamples + "xz-compress.ctrace"});
-        QCOMPARE(resumed.exitCode, 2);
-        QVERIFY2(resumed.err.contains("store-queue series"), qPrintable(resumed.err));
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        const qint64 built = scalar(old, "SELECT count(*) FROM regions WHERE complete = 1");
+        QVERIFY(built >= 1);
+        QCOMPARE(scalar(old, "SELECT count(*) FROM series WHERE name = 'sq' AND series_count = 9"),
+                 built);
+        QCOMPARE(scalar(old, "SELECT count(*) FROM meta WHERE key = 'store_queue_model'"),
+                 qint64(0));
     }
 
     // SIGKILL after a commit, then Ctrl-C after another, then a last run: the result equals an
