@@ -116,6 +116,16 @@ if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" "${more[@]}"
   step_done "build-db more programs"
 fi
+# Feature databases from before the store drain (no meta.store_queue_model) resume in their own
+# kind of SQ series; a rebuild must not mix them with today's features.
+for part in default extra more; do
+  if [ -f "$WORK/$part.sqlite" ] &&
+    [ "$(sqlite3 "$WORK/$part.sqlite" "SELECT value FROM meta WHERE key = 'store_queue_model'")" != timed ]; then
+    echo "build-default-db: $WORK/$part.sqlite was built before the store drain was modelled;" \
+      "move the feature databases and datasets aside (keep the traces; LABELS_FROM reuses the labels)" >&2
+    exit 1
+  fi
+done
 stamp "feature databases done after ${SECONDS}s"
 
 # 3. Training samples: random (region, configuration) draws labelled by the reference simulator
