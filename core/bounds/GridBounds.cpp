@@ -97,11 +97,12 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                              QueueModel::run(prepared.index, QueueModel::Kind::Load,
                                              static_cast<std::uint32_t>(lq), windowSize)));
         // Stores drain through the L1d after commit: the SQ sees the memory.
-        for (double sq : timedStores ? g[index(ParamId::StoreQueue)] : std::vector<double>{})
-            local.push_back(
-                memorySeries("sq", memory, ParamId::StoreQueue, sq,
-                             QueueModel::run(prepared.index, QueueModel::Kind::Store,
-                                             static_cast<std::uint32_t>(sq), windowSize)));
+        if (timedStores)
+            for (double sq : g[index(ParamId::StoreQueue)])
+                local.push_back(
+                    memorySeries("sq", memory, ParamId::StoreQueue, sq,
+                                 QueueModel::run(prepared.index, QueueModel::Kind::Store,
+                                                 static_cast<std::uint32_t>(sq), windowSize)));
         for (double fills : g[index(ParamId::IcacheFills)])
             local.push_back(
                 memorySeries("icache_fills", memory, ParamId::IcacheFills, fills,
@@ -137,8 +138,8 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
             if (!timedStores)
                 for (double sq : g[index(ParamId::StoreQueue)])
                     plain("sq", ParamId::StoreQueue, sq,
-                          QueueModel::runUntimedStores(prepared.index,
-                                                       static_cast<std::uint32_t>(sq), windowSize));
+                          QueueModel::run(prepared.index, QueueModel::Kind::UntimedStore,
+                                          static_cast<std::uint32_t>(sq), windowSize));
             for (double ls : g[index(ParamId::LsPipes)])
                 for (double lp : g[index(ParamId::LoadPipes)]) {
                     auto pipes =

@@ -49,7 +49,7 @@ public:
     /// `job` gets the memory configurations finished out of all of them (reports may come from
     /// worker threads). A cancelled job stops and throws jobCancelled.
     /// `timedStores` false: the SQ series of databases built before the store drain was
-    /// modelled (QueueModel::runUntimedStores), one per SQ size, memory-independent.
+    /// modelled (QueueModel::Kind::UntimedStore), one per SQ size, memory-independent.
     static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
                         const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
                         const JobControl& job = {}, std::shared_ptr<const WarmState> warm = {},

@@ -13,7 +13,7 @@ WindowSeries QueueModel::run(const RegionIndex& index, Kind kind, std::uint32_t 
     const AnnotatedRegion& region = index.region;
     if (kind == Kind::Store)
         return runStores(index, queueSize, windowSize, storeMshrs);
-    const std::vector<std::uint32_t>& members = index.loads;
+    const std::vector<std::uint32_t>& members = kind == Kind::Load ? index.loads : index.stores;
     const std::size_t q = std::max<std::uint32_t>(queueSize, 1);
     MemoryOrderingModel memory(region);
     std::vector<double> commit(members.size());
@@ -21,26 +21,13 @@ WindowSeries QueueModel::run(const RegionIndex& index, Kind kind, std::uint32_t 
     for (std::size_t j = 0; j < members.size(); ++j) {
         const AnnotatedInstruction& inst = region[members[j]];
         const double s = j < q ? 0.0 : commit[j - q];
-        const double f = memory.respond(inst, s) + inst.classLatency;
+        const double f = kind == Kind::Load ? memory.respond(inst, s) + inst.classLatency
+                                            : s + inst.classLatency;
         lastCommit = std::max(lastCommit, f);
         commit[j] = lastCommit;
     }
     // Other instructions are free: they complete with the last queue instruction before them.
     return WindowBounds::fromEvents(members, commit, region.size(), windowSize);
-}
-
-WindowSeries QueueModel::runUntimedStores(const RegionIndex& index, std::uint32_t queueSize,
-                                          std::uint32_t windowSize) {
-    const std::vector<std::uint32_t>& stores = index.stores;
-    const std::size_t q = std::max<std::uint32_t>(queueSize, 1);
-    std::vector<double> commit(stores.size());
-    double lastCommit = 0;
-    for (std::size_t j = 0; j < stores.size(); ++j) {
-        const double s = j < q ? 0.0 : commit[j - q];
-        lastCommit = std::max(lastCommit, s + index.region[stores[j]].classLatency);
-        commit[j] = lastCommit;
-    }
-    return WindowBounds::fromEvents(stores, commit, index.region.size(), windowSize);
 }
 
 WindowSeries QueueModel::runStores(const RegionIndex& index, std::uint32_t queueSize,

@@ -22,7 +22,9 @@ namespace concorde {
 /// A window's end time is the commit of the last queue instruction in or before it.
 class QueueModel {
 public:
-    enum class Kind { Load, Store };
+    /// UntimedStore: the SQ model of databases built before 2026-11-28, a store leaving at its
+    /// class latency (a_j = c_{j-Q}, c_j = max(a_j + class latency, c_{j-1})), whatever the memory.
+    enum class Kind { Load, Store, UntimedStore };
     /// PipelineSpec{}.l1dMshrs, the reference simulator's (a test keeps them equal).
     static constexpr std::uint32_t kDefaultStoreMshrs = 16;
     static WindowSeries run(const RegionIndex& index, Kind kind, std::uint32_t queueSize,
@@ -32,10 +34,6 @@ public:
                             std::uint32_t windowSize) {
         return run(RegionIndex(region), kind, queueSize, windowSize);
     }
-    /// The SQ model of databases built before 2026-11-28: a store leaves at its class latency
-    /// (a_j = c_{j-Q}, c_j = max(a_j + class latency, c_{j-1})), whatever the memory.
-    static WindowSeries runUntimedStores(const RegionIndex& index, std::uint32_t queueSize,
-                                         std::uint32_t windowSize);
 
 private:
     static WindowSeries runStores(const RegionIndex& index, std::uint32_t queueSize,
