@@ -19,6 +19,8 @@ struct AnnotatedInstruction {
         /// Taken, missed the BTB, target not mispredicted: a redirect at decode, unless the
         /// configured direction predictor mispredicts the branch (that flush subsumes it).
         kBtbMiss = 16,
+        /// A load whose prefetches a later measured load uses (AnnotatedRegion::prefetches).
+        kTriggersPrefetch = 32,
     };
 
     /// Producers (register and memory RAW), as indices into the region's measured instructions;
@@ -60,6 +62,7 @@ struct AnnotatedInstruction {
     bool newFetchLine() const { return flags & kNewFetchLine; }
     bool targetMispredicted() const { return flags & kTargetMispredicted; }
     bool btbMiss() const { return flags & kBtbMiss; }
+    bool triggersPrefetch() const { return flags & kTriggersPrefetch; }
 };
 
 static_assert(sizeof(AnnotatedInstruction) <= 64, "keep annotated instructions cache-friendly");

@@ -1,6 +1,19 @@
 #include "analysis/AnnotatedRegion.h"
 
+#include <algorithm>
+
 namespace concorde {
+
+std::span<const AnnotatedRegion::Prefetch>
+AnnotatedRegion::prefetchesOf(std::uint32_t trigger) const {
+    const auto first =
+        std::lower_bound(prefetches.begin(), prefetches.end(), trigger,
+                         [](const Prefetch& p, std::uint32_t t) { return p.trigger < t; });
+    auto last = first;
+    while (last != prefetches.end() && last->trigger == trigger)
+        ++last;
+    return {first, last};
+}
 
 std::vector<std::uint8_t> AnnotatedRegion::simpleMispredictions(double missPct,
                                                                 std::uint64_t seed) const {

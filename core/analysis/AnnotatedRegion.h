@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace concorde {
@@ -40,7 +41,21 @@ struct AnnotatedRegion {
         std::uint64_t btbMisses = 0;
     };
 
+    /// A prefetch issued by a measured load (the trigger) whose line a later measured load found
+    /// in L1d only because of it. That load's episode (AnnotatedInstruction::episodeId) starts
+    /// with the prefetch, at the level the line came from: the timed models issue the prefetch
+    /// when the trigger issues, so a load close behind waits for the fill (MemoryOrderingModel).
+    struct Prefetch {
+        std::uint32_t trigger = 0; ///< measured index of the load that issued it
+        std::uint32_t lineId = 0;
+        std::uint32_t episodeId = 0;
+        MemLevel level = MemLevel::Dram;
+    };
+
     std::vector<AnnotatedInstruction> instructions;
+    /// Prefetches used by measured loads, sorted by trigger (the triggers carry
+    /// AnnotatedInstruction::kTriggersPrefetch).
+    std::vector<Prefetch> prefetches;
     std::uint64_t warmup = 0; ///< warm-up records that preceded the measured ones
     /// The functional warm-up state the models started from (null: cold, then the warm-up
     /// records).
@@ -53,6 +68,8 @@ struct AnnotatedRegion {
     Stats stats;
 
     std::size_t size() const { return instructions.size(); }
+    /// The prefetches issued by the measured instruction `trigger` (empty for most).
+    std::span<const Prefetch> prefetchesOf(std::uint32_t trigger) const;
     const AnnotatedInstruction& operator[](std::size_t i) const { return instructions[i]; }
 
     /// Per measured instruction, 1 when the simple predictor at `missPct` mispredicts it. The

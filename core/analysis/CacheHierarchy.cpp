@@ -37,6 +37,7 @@ MemLevel CacheHierarchy::accessData(std::uint64_t pc, std::uint64_t address, boo
                                     std::uint32_t size) {
     const std::uint64_t line = address >> lineShift_;
     const std::uint64_t lastLine = (address + std::max<std::uint32_t>(size, 1) - 1) >> lineShift_;
+    lastPrefetchCount_ = 0;
     MemLevel level = accessLine(l1d_, line);
     for (std::uint64_t next = line + 1; next <= lastLine; ++next)
         level = std::max(level, accessLine(l1d_, next));
@@ -58,8 +59,10 @@ void CacheHierarchy::prefetch(std::uint64_t line) {
         return;
     ++prefetchesIssued_;
     l1d_.fill(line);
+    MemLevel level = MemLevel::L2;
     if (!l2_.fill(line))
-        llc_.fill(line);
+        level = llc_.fill(line) ? MemLevel::Llc : MemLevel::Dram;
+    lastPrefetches_[lastPrefetchCount_++] = {line, level};
 }
 
 void CacheHierarchy::resetStats() {

@@ -6,7 +6,9 @@
 #include "analysis/SetAssociativeCache.h"
 #include "analysis/StridePrefetcher.h"
 
+#include <array>
 #include <cstdint>
+#include <span>
 
 namespace concorde {
 
@@ -26,8 +28,9 @@ namespace concorde {
 /// Prefetching: demand loads (not stores) train the L1d stride prefetcher; each prefetch target
 /// not already in L1d is installed in L1d, L2 and LLC (filling on the way) without counting as
 /// demand accesses. Prefetches complete instantly here: the analysis is in-order and untimed, so
-/// a prefetched line counts as an L1 hit for a later load however soon it comes; the reference
-/// simulator models the timing.
+/// a prefetched line counts as an L1 hit for a later load however soon it comes. The level each
+/// prefetch came from is reported (lastPrefetches) so that the timed models can make a later
+/// load wait for the fill, as the reference simulator does (RegionAnalyzer, MemoryOrderingModel).
 class CacheHierarchy {
 public:
     /// Builds empty (cold) caches. Throws a bad-input ConcordeError for an invalid spec or sizes.
@@ -38,6 +41,16 @@ public:
     /// (isStore = false) train the prefetcher.
     MemLevel accessData(std::uint64_t pc, std::uint64_t address, bool isStore,
                         std::uint32_t size = 1);
+
+    /// A prefetch that installed a line not already in L1d, and the level the line came from.
+    struct IssuedPrefetch {
+        std::uint64_t line = 0;
+        MemLevel level = MemLevel::Dram;
+    };
+    /// The prefetches issued by the last accessData call (empty after a store).
+    std::span<const IssuedPrefetch> lastPrefetches() const {
+        return {lastPrefetches_.data(), lastPrefetchCount_};
+    }
     /// An instruction fetch of the line holding `address`.
     MemLevel accessInstruction(std::uint64_t address);
     /// A data access of one line that does not train the prefetcher (rebuilding a warm state).
@@ -72,6 +85,8 @@ private:
     SetAssociativeCache llc_;
     StridePrefetcher prefetcher_;
     std::uint64_t prefetchesIssued_ = 0;
+    std::array<IssuedPrefetch, StridePrefetcher::kMaxDegree> lastPrefetches_{};
+    std::size_t lastPrefetchCount_ = 0;
 };
 
 } // namespace concorde

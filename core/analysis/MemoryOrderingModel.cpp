@@ -17,7 +17,16 @@ MemoryOrderingModel::MemoryOrderingModel(const MemorySystemSpec& spec, std::uint
 }
 
 MemoryOrderingModel::MemoryOrderingModel(const AnnotatedRegion& region)
-    : MemoryOrderingModel(region.spec, region.lineCount, region.episodeCount) {}
+    : MemoryOrderingModel(region.spec, region.lineCount, region.episodeCount) {
+    region_ = &region;
+}
+
+void MemoryOrderingModel::issuePrefetches(std::uint32_t trigger, double issueTime) {
+    if (region_ == nullptr)
+        return;
+    for (const AnnotatedRegion::Prefetch& p : region_->prefetchesOf(trigger))
+        respond(p.lineId, p.episodeId, p.level, issueTime);
+}
 
 void MemoryOrderingModel::reset() {
     std::fill(lastResponse_.begin(), lastResponse_.end(), -std::numeric_limits<double>::infinity());

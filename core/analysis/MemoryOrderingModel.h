@@ -36,6 +36,12 @@ struct AnnotatedRegion;
 /// episode 0), issued B at 5 then A at 10: B pays DRAM, r_B = 205; A is a hit, 10 + 4 = 14, but
 /// must wait for the line: r_A = 205.
 ///
+/// 4. Prefetches (AnnotatedRegion::prefetches) are loads too: a prefetch that a later load used
+///    belongs to that load's episode and issues when the load that triggered it issues
+///    (respondLoad), so the first of the two to issue pays the level the line came from. A load
+///    close behind its trigger waits for the fill, as in the reference simulator; one far
+///    behind finds the line arrived.
+///
 /// Times are doubles (exact for integer cycles). State is two flat arrays indexed by the
 /// region's dense line and episode ids; respond() is O(1) and allocation-free.
 class MemoryOrderingModel {
@@ -72,6 +78,19 @@ public:
     double respond(const AnnotatedInstruction& load, double issueTime) {
         return respond(load.lineId, load.episodeId, load.episodeLevel, issueTime);
     }
+    /// respond() for the measured load `index` of the region the model was built for, then the
+    /// prefetches that load triggers (rule 4), issued at the same time. Same order requirement.
+    double respondLoad(std::uint32_t index, std::uint32_t lineId, std::uint32_t episodeId,
+                       MemLevel episodeLevel, bool triggersPrefetch, double issueTime) {
+        const double response = respond(lineId, episodeId, episodeLevel, issueTime);
+        if (triggersPrefetch)
+            issuePrefetches(index, issueTime);
+        return response;
+    }
+    double respondLoad(std::uint32_t index, const AnnotatedInstruction& load, double issueTime) {
+        return respondLoad(index, load.lineId, load.episodeId, load.episodeLevel,
+                           load.triggersPrefetch(), issueTime);
+    }
 
     /// Applies the rule to a whole set of loads with known issue times: processes them by
     /// issue time (ties in input order) and returns response times in input order.
@@ -79,6 +98,9 @@ public:
                                           std::span<const Load> loads);
 
 private:
+    void issuePrefetches(std::uint32_t trigger, double issueTime);
+
+    const AnnotatedRegion* region_ = nullptr; ///< for respondLoad's prefetches
     std::array<double, kMemLevelCount> latency_{};
     std::vector<double> lastResponse_;
     std::vector<std::uint8_t> episodeStarted_;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -101,6 +102,14 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
     lineIds.reserve(region.instructions.size() / 4 + 16);
     std::vector<std::uint32_t> lineEpisode;
     std::vector<MemLevel> episodeLevel;
+    // Lines installed by a prefetch of a measured load and not yet loaded since: the trigger's
+    // measured index and the level the line came from.
+    struct PendingPrefetch {
+        std::uint32_t trigger;
+        MemLevel level;
+    };
+    std::unordered_map<std::uint64_t, PendingPrefetch> pendingPrefetches;
+    region.prefetches.clear();
 
     std::uint64_t fetchLine = std::numeric_limits<std::uint64_t>::max();
     MemLevel fetchLevel = MemLevel::L1;
@@ -132,9 +141,13 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
 
         // Data accesses: loads read before the instruction's stores write.
         MemLevel loadLevel = MemLevel::L1;
-        for (std::size_t k = 0; k < r.loadCount; ++k)
+        for (std::size_t k = 0; k < r.loadCount; ++k) {
             loadLevel = std::max(
                 loadLevel, hierarchy.accessData(r.pc, r.loads[k].address, false, r.loads[k].size));
+            if (measured && timedPrefetches_)
+                for (const CacheHierarchy::IssuedPrefetch& p : hierarchy.lastPrefetches())
+                    pendingPrefetches[p.line] = {static_cast<std::uint32_t>(i - warmup), p.level};
+        }
         MemLevel storeLevel = MemLevel::L1;
         for (std::size_t k = 0; k < r.storeCount; ++k)
             storeLevel = std::max(storeLevel, hierarchy.accessData(r.pc, r.stores[k].address, true,
@@ -143,7 +156,8 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
             continue;
 
         AnnotatedInstruction& a = region.instructions[i - warmup];
-        a.flags = static_cast<std::uint8_t>((a.flags & ~AnnotatedInstruction::kNewFetchLine) |
+        a.flags = static_cast<std::uint8_t>((a.flags & ~(AnnotatedInstruction::kNewFetchLine |
+                                                         AnnotatedInstruction::kTriggersPrefetch)) |
                                             (newFetch ? AnnotatedInstruction::kNewFetchLine : 0));
         a.fetchLevel = fetchLevel;
         if (newFetch) {
@@ -182,12 +196,27 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
         a.classLatency = static_cast<std::uint16_t>(classLatency);
 
         // Ordering episodes are keyed by the first load's line.
-        const auto [it, inserted] = lineIds.try_emplace(r.loads[0].address >> shift,
-                                                        static_cast<std::uint32_t>(lineIds.size()));
+        const std::uint64_t line = r.loads[0].address >> shift;
+        const auto [it, inserted] =
+            lineIds.try_emplace(line, static_cast<std::uint32_t>(lineIds.size()));
         const std::uint32_t lineId = it->second;
         if (inserted)
             lineEpisode.push_back(kNoEpisode);
-        if (loadLevel != MemLevel::L1 || lineEpisode[lineId] == kNoEpisode) {
+        // The first load of a prefetched line: an L1 hit in order, but the fill may still be on
+        // its way; its episode starts with the prefetch, at the level the line came from.
+        std::optional<PendingPrefetch> prefetched;
+        if (const auto p = pendingPrefetches.find(line);
+            p != pendingPrefetches.end() && p->second.trigger < i - warmup) {
+            if (loadLevel == MemLevel::L1)
+                prefetched = p->second;
+            pendingPrefetches.erase(p);
+        }
+        if (prefetched) {
+            lineEpisode[lineId] = static_cast<std::uint32_t>(episodeLevel.size());
+            episodeLevel.push_back(prefetched->level);
+            region.prefetches.push_back(
+                {prefetched->trigger, lineId, lineEpisode[lineId], prefetched->level});
+        } else if (loadLevel != MemLevel::L1 || lineEpisode[lineId] == kNoEpisode) {
             lineEpisode[lineId] = static_cast<std::uint32_t>(episodeLevel.size());
             episodeLevel.push_back(loadLevel);
         }
@@ -195,6 +224,12 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
         a.episodeId = lineEpisode[lineId];
         a.episodeLevel = episodeLevel[a.episodeId];
     }
+    std::stable_sort(region.prefetches.begin(), region.prefetches.end(),
+                     [](const AnnotatedRegion::Prefetch& a, const AnnotatedRegion::Prefetch& b) {
+                         return a.trigger < b.trigger;
+                     });
+    for (const AnnotatedRegion::Prefetch& p : region.prefetches)
+        region.instructions[p.trigger].flags |= AnnotatedInstruction::kTriggersPrefetch;
     stats.prefetchesIssued =
         hierarchy.prefetchesIssued() -
         (warmup < records.size() ? prefetchesAtStart : hierarchy.prefetchesIssued());

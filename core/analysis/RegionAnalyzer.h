@@ -55,6 +55,12 @@ public:
     void annotateMemory(AnnotatedRegion& region, std::span<const TraceRecord> records,
                         const MemoryConfig& config) const;
 
+    /// With `timed` false, no AnnotatedRegion::prefetches are recorded: a prefetched line is a
+    /// plain L1 hit for the load that uses it, as the analysis computed before prefetches were
+    /// timed (feature databases from then keep being extended in that kind; default true).
+    void setTimedPrefetches(bool timed) { timedPrefetches_ = timed; }
+    bool timedPrefetches() const { return timedPrefetches_; }
+
     const MemorySystemSpec& spec() const { return spec_; }
     const LatencyTable& latencies() const { return latencies_; }
     const TagePredictor::Geometry& tageGeometry() const { return tage_; }
@@ -65,6 +71,7 @@ private:
     LatencyTable latencies_;
     TagePredictor::Geometry tage_;
     BranchTargetSpec targets_;
+    bool timedPrefetches_ = true;
 };
 
 } // namespace concorde

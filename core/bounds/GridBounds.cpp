@@ -45,14 +45,15 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
                                      const BoundsGrid& grid, std::uint32_t windowSize,
                                      const JobControl& job, std::shared_ptr<const WarmState> warm,
-                                     bool timedStores) {
+                                     bool timedStores, bool timedPrefetches) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
     const std::vector<MemoryConfig> memories = memoryConfigurations(grid);
     if (memories.empty())
         throw badInput("the grid has no memory configuration");
-    const RegionAnalyzer analyzer;
+    RegionAnalyzer analyzer;
+    analyzer.setTimedPrefetches(timedPrefetches);
     const BoundsCalculator calculator(windowSize);
     Result result;
     result.windowSize = windowSize;

@@ -50,10 +50,12 @@ public:
     /// worker threads). A cancelled job stops and throws jobCancelled.
     /// `timedStores` false: the SQ series of databases built before the store drain was
     /// modelled (QueueModel::Kind::UntimedStore), one per SQ size, memory-independent.
+    /// `timedPrefetches` false: the analysis of databases built before prefetches were timed
+    /// (RegionAnalyzer::setTimedPrefetches).
     static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
                         const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
                         const JobControl& job = {}, std::shared_ptr<const WarmState> warm = {},
-                        bool timedStores = true);
+                        bool timedStores = true, bool timedPrefetches = true);
 };
 
 } // namespace concorde

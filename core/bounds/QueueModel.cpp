@@ -21,8 +21,9 @@ WindowSeries QueueModel::run(const RegionIndex& index, Kind kind, std::uint32_t 
     for (std::size_t j = 0; j < members.size(); ++j) {
         const AnnotatedInstruction& inst = region[members[j]];
         const double s = j < q ? 0.0 : commit[j - q];
-        const double f = kind == Kind::Load ? memory.respond(inst, s) + inst.classLatency
-                                            : s + inst.classLatency;
+        const double f = kind == Kind::Load
+                             ? memory.respondLoad(members[j], inst, s) + inst.classLatency
+                             : s + inst.classLatency;
         lastCommit = std::max(lastCommit, f);
         commit[j] = lastCommit;
     }

@@ -36,7 +36,8 @@ RobModel::RobModel(const AnnotatedRegion& region)
                        inst.isLoad() ? inst.classLatency : inst.latency,
                        static_cast<std::uint8_t>(inst.isLoad() ? 1 : 0),
                        static_cast<std::uint8_t>(inst.episodeLevel),
-                       static_cast<std::uint8_t>(inst.producers.size())};
+                       static_cast<std::uint8_t>(inst.producers.size()),
+                       static_cast<std::uint8_t>(inst.triggersPrefetch() ? 1 : 0)};
     }
     arrival_.resize(n);
     start_.resize(n);
@@ -123,8 +124,9 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
             const double s = static_cast<double>(now);
             const Compact& inst = compact_[i];
             const double f = inst.isLoad
-                                 ? memory.respond(inst.lineId, inst.episodeId,
-                                                  static_cast<MemLevel>(inst.episodeLevel), s) +
+                                 ? memory.respondLoad(i, inst.lineId, inst.episodeId,
+                                                      static_cast<MemLevel>(inst.episodeLevel),
+                                                      inst.triggersPrefetch != 0, s) +
                                        inst.latency
                                  : s + inst.latency;
             finish_[i] = f;

@@ -49,6 +49,7 @@ private:
         std::uint8_t isLoad;
         std::uint8_t episodeLevel;
         std::uint8_t producers;
+        std::uint8_t triggersPrefetch;
     };
 
     const AnnotatedRegion& region_;

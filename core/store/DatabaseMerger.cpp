@@ -18,10 +18,9 @@ bool sameRegion(const RegionRow& a, const RegionRow& b) {
 
 } // namespace
 
-DatabaseMerger::Summary
-DatabaseMerger::merge(const std::filesystem::path& out,
-                      const std::vector<std::filesystem::path>& shards,
-                      const JobControl& job) {
+DatabaseMerger::Summary DatabaseMerger::merge(const std::filesystem::path& out,
+                                              const std::vector<std::filesystem::path>& shards,
+                                              const JobControl& job) {
     if (shards.empty())
         throw usageError("no shard databases to merge");
     std::error_code ec;
@@ -56,6 +55,9 @@ DatabaseMerger::merge(const std::filesystem::path& out,
         if (theirs.timedStores != settings.timedStores)
             throw badInput(pair + " have different store-queue series (one was built by an "
                                   "older Concorde; rebuild it)");
+        if (theirs.timedPrefetches != settings.timedPrefetches)
+            throw badInput(pair + " have bounds from different prefetch models (one was built by "
+                                  "an older Concorde; rebuild it)");
         bool samePrograms = theirPrograms.size() == programs.size();
         for (std::size_t i = 0; samePrograms && i < programs.size(); ++i)
             samePrograms = theirPrograms[i].id == programs[i].id &&
@@ -119,8 +121,7 @@ DatabaseMerger::merge(const std::filesystem::path& out,
         JobProgress progress;
         progress.done = ++merged;
         progress.total = shards.size();
-        progress.item = std::to_string(merged) + "/" + std::to_string(shards.size()) +
-                        " shards";
+        progress.item = std::to_string(merged) + "/" + std::to_string(shards.size()) + " shards";
         progress.log = "merged " + path.string() + ": " + std::to_string(copied) + " regions, " +
                        std::to_string(labels) + " labels";
         job.report(progress);

@@ -475,6 +475,63 @@ private slots:
         QCOMPARE(r1, 201.0); // a hit at 6, waiting for the line
     }
 
+    void prefetchedLineWaitsForItsFill() {
+        // One static load walking cold lines (stride one line), prefetcher of degree 1: once the
+        // stride is confirmed, load k prefetches line k + 1 from DRAM, and load k + 1 is an L1
+        // hit in order whose line is still on its way if it issues within 200 cycles.
+        std::vector<TraceRecord> records;
+        for (std::uint64_t k = 0; k < 12; ++k)
+            records.push_back(loadAt(0x400000, 0x5000'0000 + 64 * k));
+        MemoryConfig config;
+        config.prefetchDegree = 1;
+        const AnnotatedRegion region = RegionAnalyzer().analyze(records, 0, config);
+        std::uint32_t first = 0;
+        while (first < region.size() && !region[first].triggersPrefetch())
+            ++first;
+        QVERIFY(first + 1 < region.size());
+        QCOMPARE(region[first].loadLevel, MemLevel::Dram); // the stride was learned on misses
+        // Every later load but the last triggers the prefetch of the next one's line, which that
+        // load uses; the prefetch of the line after the last load is used by nobody.
+        QCOMPARE(region.prefetches.size(), region.size() - 1 - first);
+        for (std::uint32_t k = first + 1; k < region.size(); ++k) {
+            QCOMPARE(region[k].loadLevel, MemLevel::L1);
+            QCOMPARE(region[k].episodeLevel, MemLevel::Dram);
+            QCOMPARE(region[k].triggersPrefetch(), k + 1 < region.size());
+            const auto used = region.prefetchesOf(k - 1);
+            QCOMPARE(used.size(), std::size_t(1));
+            QCOMPARE(used[0].lineId, region[k].lineId);
+            QCOMPARE(used[0].episodeId, region[k].episodeId);
+            QCOMPARE(used[0].level, MemLevel::Dram);
+        }
+        QVERIFY(region.prefetchesOf(0).empty() || first == 0);
+
+        // The trigger issues at 100: the follower issued at 110 gets its line at 300; the next
+        // follower, issued at 500, long after its trigger (at 300), is a plain hit.
+        const std::uint32_t a = first, b = first + 1, c = first + 2;
+        MemoryOrderingModel model(region);
+        QCOMPARE(model.respondLoad(a, region[a], 100), 300.0);
+        QCOMPARE(model.respondLoad(b, region[b], 300), 300.0 + 4);
+        QCOMPARE(model.respondLoad(c, region[c], 500), 504.0);
+        // A follower that issues before its trigger pays the miss itself; the late prefetch
+        // changes nothing for it.
+        model.reset();
+        QCOMPARE(model.respondLoad(b, region[b], 50), 250.0);
+        model.respondLoad(a, region[a], 60);
+        QCOMPARE(model.respondLoad(c, region[c], 70), 250.0); // prefetched by b at 50
+
+        // Databases built before prefetches were timed are extended with the old analysis: the
+        // follower is an L1 hit of the line's first episode, whenever it issues.
+        RegionAnalyzer instant;
+        instant.setTimedPrefetches(false);
+        const AnnotatedRegion old = instant.analyze(records, 0, config);
+        QVERIFY(old.prefetches.empty());
+        QCOMPARE(old[b].episodeLevel, MemLevel::L1);
+        QVERIFY(!old[a].triggersPrefetch());
+        MemoryOrderingModel oldModel(old);
+        oldModel.respondLoad(a, old[a], 100);
+        QCOMPARE(oldModel.respondLoad(b, old[b], 110), 114.0);
+    }
+
     void inOrderIssueReproducesInOrderLevels() {
         const auto records = syntheticProgram(20000);
         const AnnotatedRegion region = RegionAnalyzer().analyze(records, 5000, MemoryConfig{});

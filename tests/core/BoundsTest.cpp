@@ -323,6 +323,19 @@ private slots:
         QTest::newRow("store misses") << "store-miss"
                                       << "fillers=14" << 200 << "sq=4"
                                       << "sq";
+        // One static load walking lines from DRAM, 4 LQ entries: a load dispatches when the one
+        // 4 older commits. A prefetch of degree d issued when load k issues brings line k + d
+        // 200 cycles later, so load k + d waits for it: 4 + d loads per 200 cycles. A prefetch
+        // that arrived instantly (the analysis before prefetches were timed) would make every
+        // load an L1 hit and the bound ~12x too fast.
+        QTest::newRow("lq with timed prefetches, degree 8")
+            << "stride-load"
+            << "ws_kb=4096,unroll=1,warmup=0" << 1 << "lq=4 pf_degree=8"
+            << "lq";
+        QTest::newRow("lq with timed prefetches, degree 2")
+            << "stride-load"
+            << "ws_kb=4096,unroll=1,warmup=0" << 1 << "lq=4 pf_degree=2"
+            << "lq";
         QTest::newRow("lq knee") << "lq-knee"
                                  << "fillers=62" << 100 << "lq=32"
                                  << "lq";
