@@ -116,15 +116,18 @@ if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" "${more[@]}"
   step_done "build-db more programs"
 fi
-# Feature databases from before the store drain (no meta.store_queue_model) resume in their own
-# kind of SQ series; a rebuild must not mix them with today's features.
+# Feature databases from before the store drain (no meta.store_queue_model) or before prefetches
+# were timed (no meta.prefetch_model) resume in their own kind of series; a rebuild must not mix
+# them with today's features.
 for part in default extra more; do
-  if [ -f "$WORK/$part.sqlite" ] &&
-    [ "$(sqlite3 "$WORK/$part.sqlite" "SELECT value FROM meta WHERE key = 'store_queue_model'")" != timed ]; then
-    echo "build-default-db: $WORK/$part.sqlite was built before the store drain was modelled;" \
-      "move the feature databases and datasets aside (keep the traces; LABELS_FROM reuses the labels)" >&2
-    exit 1
-  fi
+  for key in store_queue_model prefetch_model; do
+    if [ -f "$WORK/$part.sqlite" ] &&
+      [ "$(sqlite3 "$WORK/$part.sqlite" "SELECT value FROM meta WHERE key = '$key'")" != timed ]; then
+      echo "build-default-db: $WORK/$part.sqlite was built by an older analysis (no $key);" \
+        "move the feature databases and datasets aside (keep the traces; LABELS_FROM reuses the labels)" >&2
+      exit 1
+    fi
+  done
 done
 stamp "feature databases done after ${SECONDS}s"
 
