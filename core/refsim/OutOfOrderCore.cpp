@@ -47,6 +47,7 @@ public:
           memory_(MemoryConfig::fromCoreConfig(config), memorySpec, pipeline.l1dMshrs),
           predictor_(makePredictor(config)), targets_(pipeline.targets) {}
 
+    const TimedMemorySystem::Counters& memoryCounters() const { return memory_.counters(); }
     std::uint64_t run(std::span<const TraceRecord> records, std::size_t warmup,
                       const WarmState* warm, const DependencyGraph* graph);
 
@@ -619,7 +620,9 @@ std::uint64_t OutOfOrderCore::run(std::span<const TraceRecord> records, std::siz
         throw badInput("warm-up of " + std::to_string(warmup) + " records exceeds the " +
                        std::to_string(records.size()) + " records given");
     Engine engine(config_, memory_, pipeline_, latencies_, listeners_);
-    return engine.run(records, warmup, warm, graph);
+    const std::uint64_t cycles = engine.run(records, warmup, warm, graph);
+    memoryCounters_ = engine.memoryCounters();
+    return cycles;
 }
 
 } // namespace concorde

@@ -7,6 +7,7 @@
 #include "refsim/DependencyGraph.h"
 #include "refsim/PipelineSpec.h"
 #include "refsim/SimulationListener.h"
+#include "refsim/TimedMemorySystem.h"
 #include "trace/TraceRecord.h"
 
 #include <span>
@@ -67,6 +68,8 @@ public:
 
     const CoreConfig& config() const { return config_; }
     const PipelineSpec& pipeline() const { return pipeline_; }
+    /// The memory system's counters of the last run() (prefetches, DRAM reads, writebacks).
+    const TimedMemorySystem::Counters& memoryCounters() const { return memoryCounters_; }
 
 private:
     CoreConfig config_;
@@ -74,6 +77,7 @@ private:
     PipelineSpec pipeline_;
     LatencyTable latencies_;
     std::vector<SimulationListener*> listeners_;
+    TimedMemorySystem::Counters memoryCounters_;
 };
 
 } // namespace concorde

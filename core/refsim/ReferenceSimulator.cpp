@@ -32,6 +32,13 @@ SimulationResult ReferenceSimulator::simulate(std::span<const TraceRecord> recor
     result.windowIpc = windows.windowIpc();
     result.stallCycles = stalls.toJson();
     result.mispredictions = mispredicts.count;
+    const TimedMemorySystem::Counters& memory = core.memoryCounters();
+    result.memory = {{"prefetches_issued", memory.prefetchesIssued},
+                     {"prefetches_dropped", memory.prefetchesDropped},
+                     {"store_misses", memory.storeMisses},
+                     {"l1d_writebacks", memory.l1Writebacks},
+                     {"dram_reads", memory.dramReads},
+                     {"dram_writebacks", memory.dramWritebacks}};
     return result;
 }
 

@@ -9,6 +9,7 @@ nlohmann::json SimulationResult::toJson() const {
             {"ipc", cycles ? 1.0 / cpi() : 0.0},
             {"mispredictions", mispredictions},
             {"stall_cycles", stallCycles},
+            {"memory", memory},
             {"window_ipc", windowIpc}};
 }
 

@@ -454,6 +454,32 @@ private slots:
         QVERIFY(!memory.load(pc + 4, 4 * line, 8, 2001).accepted);
     }
 
+    // simulate --json reports the memory system's counters of the measured part: one static
+    // load walking 16,384 cold lines reads each from DRAM once, demanded or prefetched (plus the
+    // prefetches past the end), and with the prefetcher on most of them are prefetches.
+    void simulationReportsMemoryCounters() {
+        const auto [records, warmup] =
+            kernel("stride-load", {{"ws_kb", "1024"}, {"unroll", "1"}, {"warmup", "0"}}, 1);
+        CoreConfig config =
+            Preset::load(CONCORDE_SOURCE_DIR "/resources/presets/n1-like.json").config;
+        const std::uint64_t lines = 1024 * 1024 / 64;
+        for (int degree : {0, 2}) {
+            config.set(ParamId::PrefetchDegree, degree);
+            const auto result = ReferenceSimulator::simulate(records, warmup, config);
+            const nlohmann::json json = result.toJson();
+            const nlohmann::json& memory = json["memory"];
+            const auto reads = memory["dram_reads"].get<std::uint64_t>();
+            const auto issued = memory["prefetches_issued"].get<std::uint64_t>();
+            QVERIFY2(reads >= lines && reads <= lines + degree, qPrintable(QString::number(reads)));
+            if (degree == 0)
+                QCOMPARE(issued, std::uint64_t(0));
+            else
+                QVERIFY2(issued + memory["prefetches_dropped"].get<std::uint64_t>() > lines / 2,
+                         qPrintable(QString::number(issued)));
+            QCOMPARE(memory["dram_writebacks"].get<std::uint64_t>(), std::uint64_t(0));
+        }
+    }
+
     void warmupTooLongIsAnError() {
         const auto records = testing::makeRandomRecords(100, 1);
         QVERIFY_THROWS_EXCEPTION(ConcordeError,
