@@ -116,11 +116,11 @@ if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" "${more[@]}"
   step_done "build-db more programs"
 fi
-# Feature databases from before the store drain (no meta.store_queue_model) or before prefetches
-# were timed (no meta.prefetch_model) resume in their own kind of series; a rebuild must not mix
+# Feature databases from before the store drain (no meta.store_queue_model) or before loads were
+# timed (no meta.load_timing) resume in their own kind of series; a rebuild must not mix
 # them with today's features.
 for part in default extra more; do
-  for key in store_queue_model prefetch_model; do
+  for key in store_queue_model load_timing; do
     if [ -f "$WORK/$part.sqlite" ] &&
       [ "$(sqlite3 "$WORK/$part.sqlite" "SELECT value FROM meta WHERE key = '$key'")" != timed ]; then
       echo "build-default-db: $WORK/$part.sqlite was built by an older analysis (no $key);" \

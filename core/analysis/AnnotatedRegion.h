@@ -65,6 +65,9 @@ struct AnnotatedRegion {
     /// Distinct lines of AnnotatedInstruction::lineId (first loads, and stores without loads).
     std::uint32_t lineCount = 0;
     std::uint32_t episodeCount = 0; ///< memory-ordering episodes
+    /// L1d MSHRs the timed load models share among line fills (MemoryOrderingModel); 0 for
+    /// unlimited, as the analysis was before loads were timed (RegionAnalyzer::setTimedLoads).
+    std::uint32_t loadMshrs = 0;
     Stats stats;
 
     std::size_t size() const { return instructions.size(); }

@@ -19,6 +19,19 @@ MemoryOrderingModel::MemoryOrderingModel(const MemorySystemSpec& spec, std::uint
 MemoryOrderingModel::MemoryOrderingModel(const AnnotatedRegion& region)
     : MemoryOrderingModel(region.spec, region.lineCount, region.episodeCount) {
     region_ = &region;
+    mshrs_ = region.loadMshrs;
+}
+
+double MemoryOrderingModel::takeMshr(double issueTime, MemLevel level) {
+    while (!mshrsBusy_.empty() && mshrsBusy_.top() <= issueTime)
+        mshrsBusy_.pop();
+    double start = issueTime;
+    if (mshrsBusy_.size() >= mshrs_) {
+        start = mshrsBusy_.top();
+        mshrsBusy_.pop();
+    }
+    mshrsBusy_.push(start + latency_[levelIndex(level)]);
+    return start;
 }
 
 void MemoryOrderingModel::issuePrefetches(std::uint32_t trigger, double issueTime) {
@@ -31,6 +44,7 @@ void MemoryOrderingModel::issuePrefetches(std::uint32_t trigger, double issueTim
 void MemoryOrderingModel::reset() {
     std::fill(lastResponse_.begin(), lastResponse_.end(), -std::numeric_limits<double>::infinity());
     std::fill(episodeStarted_.begin(), episodeStarted_.end(), 0);
+    mshrsBusy_ = {};
 }
 
 std::vector<double> MemoryOrderingModel::respondAll(const MemorySystemSpec& spec,

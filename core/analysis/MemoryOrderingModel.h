@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <span>
 #include <vector>
 
@@ -41,6 +43,9 @@ struct AnnotatedRegion;
 ///    (respondLoad), so the first of the two to issue pays the level the line came from. A load
 ///    close behind its trigger waits for the fill, as in the reference simulator; one far
 ///    behind finds the line arrived.
+/// 5. Fills take MSHRs: the first load of an episode beyond L1 (or its prefetch) needs one of
+///    the region's loadMshrs for the fill's whole latency; when all are busy it waits for the
+///    earliest to free, as a refused load retries in the reference simulator (0: unlimited).
 ///
 /// Times are doubles (exact for integer cycles). State is two flat arrays indexed by the
 /// region's dense line and episode ids; respond() is O(1) and allocation-free.
@@ -68,7 +73,10 @@ public:
                    double issueTime) {
         const bool first = !episodeStarted_[episodeId];
         episodeStarted_[episodeId] = 1;
-        double response = issueTime + latency_[levelIndex(first ? episodeLevel : MemLevel::L1)];
+        const MemLevel level = first ? episodeLevel : MemLevel::L1;
+        const double start =
+            level == MemLevel::L1 || mshrs_ == 0 ? issueTime : takeMshr(issueTime, level);
+        double response = start + latency_[levelIndex(level)];
         double& last = lastResponse_[lineId];
         if (response < last)
             response = last;
@@ -99,6 +107,12 @@ public:
 
 private:
     void issuePrefetches(std::uint32_t trigger, double issueTime);
+    /// When a fill from `level` requested at `issueTime` gets an MSHR (later than issueTime when
+    /// all are busy); the MSHR is then busy until the line arrives.
+    double takeMshr(double issueTime, MemLevel level);
+
+    std::uint32_t mshrs_ = 0; ///< 0: unlimited
+    std::priority_queue<double, std::vector<double>, std::greater<>> mshrsBusy_;
 
     const AnnotatedRegion* region_ = nullptr; ///< for respondLoad's prefetches
     std::array<double, kMemLevelCount> latency_{};

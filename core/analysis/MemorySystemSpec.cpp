@@ -27,6 +27,7 @@ void MemorySystemSpec::validate() const {
     check(dramBytesPerCycle > 0, "DRAM bandwidth must be positive");
     check(l2BytesPerCycle > 0, "L2 bandwidth must be positive");
     check(std::has_single_bit(prefetchTableEntries), "prefetch table size must be a power of two");
+    check(l1dMshrs > 0, "there must be at least one L1d MSHR");
 }
 
 } // namespace concorde

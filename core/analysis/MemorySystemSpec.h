@@ -35,6 +35,9 @@ struct MemorySystemSpec {
     double l2BytesPerCycle = 64.0;
     /// Entries of the PC-indexed stride prefetcher table (power of two).
     std::uint32_t prefetchTableEntries = 256;
+    /// L1d miss-status holding registers: line fills in flight (demand, prefetch) in the
+    /// analytical load models; equal to the simulator's PipelineSpec::l1dMshrs (a test checks).
+    std::uint32_t l1dMshrs = 16;
 
     /// Load-to-use latency of an access satisfied at `level`.
     std::uint32_t latency(MemLevel level) const { return latencies[levelIndex(level)]; }

@@ -144,7 +144,7 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
         for (std::size_t k = 0; k < r.loadCount; ++k) {
             loadLevel = std::max(
                 loadLevel, hierarchy.accessData(r.pc, r.loads[k].address, false, r.loads[k].size));
-            if (measured && timedPrefetches_)
+            if (measured && timedLoads_)
                 for (const CacheHierarchy::IssuedPrefetch& p : hierarchy.lastPrefetches())
                     pendingPrefetches[p.line] = {static_cast<std::uint32_t>(i - warmup), p.level};
         }
@@ -236,6 +236,7 @@ void RegionAnalyzer::annotateMemory(AnnotatedRegion& region, std::span<const Tra
     region.memoryConfig = config;
     region.lineCount = static_cast<std::uint32_t>(lineIds.size());
     region.episodeCount = static_cast<std::uint32_t>(episodeLevel.size());
+    region.loadMshrs = timedLoads_ ? spec_.l1dMshrs : 0;
 }
 
 } // namespace concorde

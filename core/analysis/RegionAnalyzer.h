@@ -55,11 +55,13 @@ public:
     void annotateMemory(AnnotatedRegion& region, std::span<const TraceRecord> records,
                         const MemoryConfig& config) const;
 
-    /// With `timed` false, no AnnotatedRegion::prefetches are recorded: a prefetched line is a
-    /// plain L1 hit for the load that uses it, as the analysis computed before prefetches were
-    /// timed (feature databases from then keep being extended in that kind; default true).
-    void setTimedPrefetches(bool timed) { timedPrefetches_ = timed; }
-    bool timedPrefetches() const { return timedPrefetches_; }
+    /// Timed loads (the default): a prefetched line arrives a fill latency after the load that
+    /// triggered it (AnnotatedRegion::prefetches), and line fills share the spec's L1d MSHRs
+    /// (AnnotatedRegion::loadMshrs). With `timed` false, neither: a prefetched line is a plain
+    /// L1 hit and misses are unlimited, as the analysis computed before (feature databases from
+    /// then keep being extended in that kind).
+    void setTimedLoads(bool timed) { timedLoads_ = timed; }
+    bool timedLoads() const { return timedLoads_; }
 
     const MemorySystemSpec& spec() const { return spec_; }
     const LatencyTable& latencies() const { return latencies_; }
@@ -71,7 +73,7 @@ private:
     LatencyTable latencies_;
     TagePredictor::Geometry tage_;
     BranchTargetSpec targets_;
-    bool timedPrefetches_ = true;
+    bool timedLoads_ = true;
 };
 
 } // namespace concorde

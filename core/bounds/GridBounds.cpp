@@ -45,7 +45,7 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
                                      const BoundsGrid& grid, std::uint32_t windowSize,
                                      const JobControl& job, std::shared_ptr<const WarmState> warm,
-                                     bool timedStores, bool timedPrefetches) {
+                                     bool timedStores, bool timedLoads) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
@@ -53,7 +53,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
     if (memories.empty())
         throw badInput("the grid has no memory configuration");
     RegionAnalyzer analyzer;
-    analyzer.setTimedPrefetches(timedPrefetches);
+    analyzer.setTimedLoads(timedLoads);
     const BoundsCalculator calculator(windowSize);
     Result result;
     result.windowSize = windowSize;

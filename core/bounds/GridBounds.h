@@ -50,12 +50,12 @@ public:
     /// worker threads). A cancelled job stops and throws jobCancelled.
     /// `timedStores` false: the SQ series of databases built before the store drain was
     /// modelled (QueueModel::Kind::UntimedStore), one per SQ size, memory-independent.
-    /// `timedPrefetches` false: the analysis of databases built before prefetches were timed
-    /// (RegionAnalyzer::setTimedPrefetches).
+    /// `timedLoads` false: the analysis of databases built before loads were timed
+    /// (RegionAnalyzer::setTimedLoads: instantaneous prefetches, unlimited MSHRs).
     static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
                         const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
                         const JobControl& job = {}, std::shared_ptr<const WarmState> warm = {},
-                        bool timedStores = true, bool timedPrefetches = true);
+                        bool timedStores = true, bool timedLoads = true);
 };
 
 } // namespace concorde

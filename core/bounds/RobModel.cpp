@@ -3,6 +3,9 @@
 #include "analysis/MemoryOrderingModel.h"
 
 #include <algorithm>
+#include <functional>
+#include <queue>
+#include <utility>
 
 namespace concorde {
 namespace {
@@ -59,9 +62,10 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
     for (std::size_t i = 0; i < n; ++i)
         pending_[i] = static_cast<std::uint8_t>(compact_[i].producers + (i >= rob ? 1 : 0));
 
-    // The ring must span the largest distance between now and a scheduled start: the slowest
-    // memory response (an in-flight line may be up to one DRAM latency away) plus the slowest
-    // class latency.
+    // The ring spans the usual distance between now and a scheduled start: the slowest memory
+    // response (an in-flight line may be up to one DRAM latency away) plus the slowest class
+    // latency. Starts further ahead (misses queued for the L1d MSHRs) wait in `far` until they
+    // come within a lap, so a small ring stays in cache.
     std::uint32_t maxLatency = 1;
     for (auto latency : region.spec.latencies)
         maxLatency = std::max(maxLatency, latency);
@@ -79,7 +83,14 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
     // One bit per bucket, so that long idle stretches (a chain of DRAM misses) are skipped a
     // word at a time instead of cycle by cycle.
     std::vector<std::uint64_t> occupied(ringSize / 64, 0);
+    std::size_t now = 0;
+    using FarStart = std::pair<double, std::uint32_t>;
+    std::priority_queue<FarStart, std::vector<FarStart>, std::greater<>> far;
     const auto push = [&](double s, std::size_t i) {
+        if (s >= static_cast<double>(now + ringSize)) {
+            far.emplace(s, static_cast<std::uint32_t>(i));
+            return;
+        }
         const std::size_t slot = static_cast<std::size_t>(s) & mask;
         buckets_[slot].push_back(static_cast<std::uint32_t>(i));
         occupied[slot >> 6] |= std::uint64_t{1} << (slot & 63);
@@ -113,7 +124,16 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
             push(start_[j], j);
     };
     std::vector<std::uint32_t> current;
-    for (std::size_t now = 0; scheduled > 0; ++now) {
+    for (; scheduled > 0 || !far.empty(); ++now) {
+        if (scheduled == 0)
+            now = std::max(now, static_cast<std::size_t>(far.top().first));
+        // Every start in `far` is at least a lap ahead of those in the ring, so the ring's
+        // earliest is the earliest of all once the ones within a lap are in.
+        while (!far.empty() && far.top().first < static_cast<double>(now + ringSize)) {
+            const auto [s, i] = far.top();
+            far.pop();
+            push(s, i);
+        }
         now = nextOccupied(now);
         auto& bucket = buckets_[now & mask];
         occupied[(now & mask) >> 6] &= ~(std::uint64_t{1} << (now & 63));

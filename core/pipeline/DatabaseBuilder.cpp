@@ -116,7 +116,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
         // programs can still be added to it (and its model still reads them).
         if (db.hasBuildSettings()) {
             settings.timedStores = db.buildSettings().timedStores;
-            settings.timedPrefetches = db.buildSettings().timedPrefetches;
+            settings.timedLoads = db.buildSettings().timedLoads;
         }
         for (const auto& reader : readers)
             if (!reader->info().regions.empty()) {
@@ -165,7 +165,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
     summary.alreadyComplete = summary.regionsInShard - pending.size();
 
     const SeriesCatalog& catalog = db.catalog();
-    const bool timedPrefetches = db.buildSettings().timedPrefetches;
+    const bool timedLoads = db.buildSettings().timedLoads;
     const std::size_t stepsTotal = pending.size() * catalog.memoryConfigs().size();
     std::atomic<std::size_t> stepsDone{0};
     std::atomic<std::size_t> built{0}; // summary.regionsBuilt, readable from compute threads
@@ -206,7 +206,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                     WarmState::fromBytes(work.warmState, work.pending.label);
                 const GridBounds::Result result = GridBounds::build(
                     work.records, work.pending.warmup, options.grid, options.windowSize, steps,
-                    warm, catalog.timedStores(), timedPrefetches);
+                    warm, catalog.timedStores(), timedLoads);
                 catalog.requireMatches(result);
                 work.data = encodeRegion(catalog, result, work.records, options.seriesLevel);
                 // Stored in the current (compressed) encoding whatever the trace's was.

@@ -55,9 +55,9 @@ DatabaseMerger::Summary DatabaseMerger::merge(const std::filesystem::path& out,
         if (theirs.timedStores != settings.timedStores)
             throw badInput(pair + " have different store-queue series (one was built by an "
                                   "older Concorde; rebuild it)");
-        if (theirs.timedPrefetches != settings.timedPrefetches)
-            throw badInput(pair + " have bounds from different prefetch models (one was built by "
-                                  "an older Concorde; rebuild it)");
+        if (theirs.timedLoads != settings.timedLoads)
+            throw badInput(pair + " have bounds from different load timing models (one was built "
+                                  "by an older Concorde; rebuild it)");
         bool samePrograms = theirPrograms.size() == programs.size();
         for (std::size_t i = 0; samePrograms && i < programs.size(); ++i)
             samePrograms = theirPrograms[i].id == programs[i].id &&

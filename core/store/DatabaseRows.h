@@ -90,10 +90,11 @@ struct BuildSettings {
     /// configuration; meta.store_queue_model = "timed"). False for databases built before it,
     /// whose "sq" series are one per SQ size, memory-independent (SeriesCatalog reads them so).
     bool timedStores = true;
-    /// Bounds computed with prefetches that arrive a fill latency after the load that triggered
-    /// them (meta.prefetch_model = "timed"); false for databases built before, whose analysis
-    /// counted a prefetched line as there at once.
-    bool timedPrefetches = true;
+    /// Bounds computed with timed loads (meta.load_timing = "timed"): prefetches arrive a fill
+    /// latency after the load that triggered them and fills share the L1d MSHRs. False for
+    /// databases built before, whose analysis counted a prefetched line as there at once and
+    /// had no MSHR limit.
+    bool timedLoads = true;
 };
 
 } // namespace concorde

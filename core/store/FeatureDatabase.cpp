@@ -221,7 +221,7 @@ BuildSettings FeatureDatabase::buildSettings() {
     settings.grid = GridDescription::fromJson(grid, true, name + ": meta.grid");
     settings.createdBy = meta("created_by").value_or("");
     settings.timedStores = meta("store_queue_model").value_or("") == "timed";
-    settings.timedPrefetches = meta("prefetch_model").value_or("") == "timed";
+    settings.timedLoads = meta("load_timing").value_or("") == "timed";
     settings_ = std::make_unique<BuildSettings>(settings);
     return settings;
 }
@@ -250,9 +250,9 @@ void FeatureDatabase::initialiseBuildSettings(const BuildSettings& settings) {
         if (stored.timedStores != settings.timedStores)
             throw badInput(name + " holds store-queue series of another kind (" +
                            (stored.timedStores ? "timed" : "untimed") + ")");
-        if (stored.timedPrefetches != settings.timedPrefetches)
+        if (stored.timedLoads != settings.timedLoads)
             throw badInput(name + " holds bounds computed with " +
-                           (stored.timedPrefetches ? "timed" : "instantaneous") + " prefetches");
+                           (stored.timedLoads ? "timed" : "untimed") + " loads");
         return;
     }
     setMeta("window_size", std::to_string(settings.windowSize));
@@ -261,8 +261,8 @@ void FeatureDatabase::initialiseBuildSettings(const BuildSettings& settings) {
     setMeta("created_by", settings.createdBy);
     if (settings.timedStores)
         setMeta("store_queue_model", "timed");
-    if (settings.timedPrefetches)
-        setMeta("prefetch_model", "timed");
+    if (settings.timedLoads)
+        setMeta("load_timing", "timed");
     const SeriesCatalog catalog(settings.grid, settings.timedStores);
     auto memory = connection_->prepare("INSERT INTO memory_configs (id, l1d_kb, l1i_kb, l2_kb, "
                                        "pf_degree) VALUES (?1, ?2, ?3, ?4, ?5)",

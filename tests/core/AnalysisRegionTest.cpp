@@ -522,7 +522,7 @@ private slots:
         // Databases built before prefetches were timed are extended with the old analysis: the
         // follower is an L1 hit of the line's first episode, whenever it issues.
         RegionAnalyzer instant;
-        instant.setTimedPrefetches(false);
+        instant.setTimedLoads(false);
         const AnnotatedRegion old = instant.analyze(records, 0, config);
         QVERIFY(old.prefetches.empty());
         QCOMPARE(old[b].episodeLevel, MemLevel::L1);
@@ -530,6 +530,27 @@ private slots:
         MemoryOrderingModel oldModel(old);
         oldModel.respondLoad(a, old[a], 100);
         QCOMPARE(oldModel.respondLoad(b, old[b], 110), 114.0);
+    }
+
+    void fillsShareTheMshrs() {
+        // 18 loads to 18 cold lines, issued at 0: 16 MSHRs take the first 16 fills (200 cycles);
+        // the 17th and 18th wait for the first two to free and arrive at 400. Without the limit
+        // (a region analysed with untimed loads) all arrive at 200.
+        std::vector<TraceRecord> records;
+        for (std::uint64_t k = 0; k < 18; ++k)
+            records.push_back(loadAt(0x400000 + 4 * k, 0x5000'0000 + 4096 * k));
+        const AnnotatedRegion region = RegionAnalyzer().analyze(records, 0, MemoryConfig{});
+        QCOMPARE(region.loadMshrs, MemorySystemSpec{}.l1dMshrs);
+        MemoryOrderingModel model(region);
+        for (std::uint32_t k = 0; k < 18; ++k)
+            QCOMPARE(model.respondLoad(k, region[k], 0), k < 16 ? 200.0 : 400.0);
+        RegionAnalyzer untimed;
+        untimed.setTimedLoads(false);
+        const AnnotatedRegion old = untimed.analyze(records, 0, MemoryConfig{});
+        QCOMPARE(old.loadMshrs, 0u);
+        MemoryOrderingModel unlimited(old);
+        for (std::uint32_t k = 0; k < 18; ++k)
+            QCOMPARE(unlimited.respondLoad(k, old[k], 0), 200.0);
     }
 
     void inOrderIssueReproducesInOrderLevels() {

@@ -161,6 +161,7 @@ private slots:
         QVERIFY2(bySq[0] > 64 / (4 * (dram + 2) + 1) * 0.95 && bySq[0] < 64 / (3 * dram),
                  qPrintable(QString::number(bySq[0])));
         QCOMPARE(QueueModel::kDefaultStoreMshrs, PipelineSpec().l1dMshrs);
+        QCOMPARE(MemorySystemSpec().l1dMshrs, PipelineSpec().l1dMshrs);
     }
 
     void widthsAndPipes() {
@@ -336,6 +337,12 @@ private slots:
             << "stride-load"
             << "ws_kb=4096,unroll=1,warmup=0" << 1 << "lq=4 pf_degree=2"
             << "lq";
+        // Independent loads to cold lines, prefetcher off, widest core: 16 MSHRs allow 16 misses
+        // per DRAM latency, in the ROB and LQ models alike (the ROB, listed first, binds).
+        // Without the MSHR limit the 128-entry LQ would let 128 misses overlap: 8x too fast.
+        QTest::newRow("misses limited by the MSHRs") << "stride-load"
+                                                     << "ws_kb=4096,warmup=0" << 1 << "pf_degree=0"
+                                                     << "rob";
         QTest::newRow("lq knee") << "lq-knee"
                                  << "fillers=62" << 100 << "lq=32"
                                  << "lq";

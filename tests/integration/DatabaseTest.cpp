@@ -260,12 +260,12 @@ private slots:
         // A database from before the store drain (no meta.store_queue_model, one "sq" series
         // per size, like the shipped one until it is rebuilt) still takes new programs, in its
         // own kind of SQ series, so that its model keeps reading them (File ▸ Add program).
-        // It also counted prefetched lines as there at once (no meta.prefetch_model).
-        QCOMPARE(scalar(db, "SELECT count(*) FROM meta WHERE key = 'prefetch_model' AND "
+        // Nor were its loads timed (no meta.load_timing).
+        QCOMPARE(scalar(db, "SELECT count(*) FROM meta WHERE key = 'load_timing' AND "
                             "value = 'timed'"),
                  qint64(1));
         const QString old = copy(db, "untimed.sqlite");
-        QVERIFY(sql(old, "DELETE FROM meta WHERE key IN ('store_queue_model', 'prefetch_model')",
+        QVERIFY(sql(old, "DELETE FROM meta WHERE key IN ('store_queue_model', 'load_timing')",
                     false));
         for (const char* statement :
              {"DELETE FROM series_keys WHERE name = 'sq'", "DELETE FROM series WHERE name = 'sq'",
@@ -280,7 +280,7 @@ private slots:
                  built);
         QCOMPARE(scalar(old, "SELECT count(*) FROM meta WHERE key = 'store_queue_model'"),
                  qint64(0));
-        QCOMPARE(scalar(old, "SELECT count(*) FROM meta WHERE key = 'prefetch_model'"), qint64(0));
+        QCOMPARE(scalar(old, "SELECT count(*) FROM meta WHERE key = 'load_timing'"), qint64(0));
     }
 
     // SIGKILL after a commit, then Ctrl-C after another, then a last run: the result equals an
@@ -372,13 +372,13 @@ private slots:
         const Run mixed = concorde({"merge-db", "--out", path("bad-mix.sqlite"), a, untimed});
         QCOMPARE(mixed.exitCode, 2);
         QVERIFY2(mixed.err.contains("store-queue series"), qPrintable(mixed.err));
-        // Nor one from before prefetches were timed (no meta.prefetch_model).
-        const QString instant = copy(b, "instant-prefetch-shard.sqlite");
-        QVERIFY(sql(instant, "DELETE FROM meta WHERE key = 'prefetch_model'", false));
+        // Nor one from before loads were timed (no meta.load_timing).
+        const QString instant = copy(b, "untimed-loads-shard.sqlite");
+        QVERIFY(sql(instant, "DELETE FROM meta WHERE key = 'load_timing'", false));
         const Run mixedPrefetch =
             concorde({"merge-db", "--out", path("bad-mix2.sqlite"), a, instant});
         QCOMPARE(mixedPrefetch.exitCode, 2);
-        QVERIFY2(mixedPrefetch.err.contains("prefetch models"), qPrintable(mixedPrefetch.err));
+        QVERIFY2(mixedPrefetch.err.contains("load timing models"), qPrintable(mixedPrefetch.err));
         const Run traces = concorde(QStringList{"build-db", "--out", path("two.sqlite"), "--grid",
                                                 smallGrid_, "--shard", "5/6"} +
                                     samples().mid(0, 2));
