@@ -45,7 +45,7 @@ GridSeries memorySeries(std::string name, const MemoryConfig& memory, ParamId pa
 GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::uint64_t warmup,
                                      const BoundsGrid& grid, std::uint32_t windowSize,
                                      const JobControl& job, std::shared_ptr<const WarmState> warm,
-                                     bool timedStores, bool timedLoads) {
+                                     AnalysisRevision revision) {
     for (const auto& spec : ParameterSpace::all())
         for (double value : grid[index(spec.id)])
             CoreConfig::validate(spec.id, value);
@@ -53,7 +53,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
     if (memories.empty())
         throw badInput("the grid has no memory configuration");
     RegionAnalyzer analyzer;
-    analyzer.setTimedLoads(timedLoads);
+    analyzer.setTimedLoads(revision.timedLoads);
     const BoundsCalculator calculator(windowSize);
     Result result;
     result.windowSize = windowSize;
@@ -98,7 +98,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                              QueueModel::run(prepared.index, QueueModel::Kind::Load,
                                              static_cast<std::uint32_t>(lq), windowSize)));
         // Stores drain through the L1d after commit: the SQ sees the memory.
-        if (timedStores)
+        if (revision.timedStores)
             for (double sq : g[index(ParamId::StoreQueue)])
                 local.push_back(
                     memorySeries("sq", memory, ParamId::StoreQueue, sq,
@@ -136,7 +136,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                 plain("fetch_width", ParamId::FetchWidth, w,
                       FrontEndModel::fetchWidth(prepared.index, static_cast<std::uint32_t>(w),
                                                 windowSize));
-            if (!timedStores)
+            if (!revision.timedStores)
                 for (double sq : g[index(ParamId::StoreQueue)])
                     plain("sq", ParamId::StoreQueue, sq,
                           QueueModel::run(prepared.index, QueueModel::Kind::UntimedStore,

@@ -2,6 +2,7 @@
 
 #include "analysis/MemoryConfig.h"
 #include "analysis/WarmState.h"
+#include "bounds/AnalysisRevision.h"
 #include "bounds/WindowBounds.h"
 #include "common/JobControl.h"
 #include "params/MethodConstants.h"
@@ -48,14 +49,12 @@ public:
 
     /// `job` gets the memory configurations finished out of all of them (reports may come from
     /// worker threads). A cancelled job stops and throws jobCancelled.
-    /// `timedStores` false: the SQ series of databases built before the store drain was
-    /// modelled (QueueModel::Kind::UntimedStore), one per SQ size, memory-independent.
-    /// `timedLoads` false: the analysis of databases built before loads were timed
-    /// (RegionAnalyzer::setTimedLoads: instantaneous prefetches, unlimited MSHRs).
+    /// `revision`: the analysis to compute, the current one unless a database built by an
+    /// older Concorde is extended (its model reads features of that kind).
     static Result build(std::span<const TraceRecord> records, std::uint64_t warmup,
                         const BoundsGrid& grid, std::uint32_t windowSize = kDefaultWindowSize,
                         const JobControl& job = {}, std::shared_ptr<const WarmState> warm = {},
-                        bool timedStores = true, bool timedLoads = true);
+                        AnalysisRevision revision = AnalysisRevision::current());
 };
 
 } // namespace concorde

@@ -112,12 +112,10 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
         settings.windowSize = options.windowSize;
         settings.grid = options.grid;
         settings.createdBy = options.createdBy;
-        // A database built before the store drain keeps its one SQ series per size, so that
-        // programs can still be added to it (and its model still reads them).
-        if (db.hasBuildSettings()) {
-            settings.timedStores = db.buildSettings().timedStores;
-            settings.timedLoads = db.buildSettings().timedLoads;
-        }
+        // A database built by an older analysis is extended with it, so that programs can still
+        // be added to it and its model still reads features of the kind it was trained on.
+        if (db.hasBuildSettings())
+            settings.analysis = db.buildSettings().analysis;
         for (const auto& reader : readers)
             if (!reader->info().regions.empty()) {
                 settings.regionLength = reader->info().regions.front().length;
@@ -165,7 +163,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
     summary.alreadyComplete = summary.regionsInShard - pending.size();
 
     const SeriesCatalog& catalog = db.catalog();
-    const bool timedLoads = db.buildSettings().timedLoads;
+    const AnalysisRevision analysis = db.buildSettings().analysis;
     const std::size_t stepsTotal = pending.size() * catalog.memoryConfigs().size();
     std::atomic<std::size_t> stepsDone{0};
     std::atomic<std::size_t> built{0}; // summary.regionsBuilt, readable from compute threads
@@ -204,9 +202,9 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
                     [&](const JobProgress&) { job.report(++stepsDone, stepsTotal, builtText()); });
                 const std::shared_ptr<const WarmState> warm =
                     WarmState::fromBytes(work.warmState, work.pending.label);
-                const GridBounds::Result result = GridBounds::build(
-                    work.records, work.pending.warmup, options.grid, options.windowSize, steps,
-                    warm, catalog.timedStores(), timedLoads);
+                const GridBounds::Result result =
+                    GridBounds::build(work.records, work.pending.warmup, options.grid,
+                                      options.windowSize, steps, warm, analysis);
                 catalog.requireMatches(result);
                 work.data = encodeRegion(catalog, result, work.records, options.seriesLevel);
                 // Stored in the current (compressed) encoding whatever the trace's was.

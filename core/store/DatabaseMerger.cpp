@@ -52,12 +52,10 @@ DatabaseMerger::Summary DatabaseMerger::merge(const std::filesystem::path& out,
         if (GridDescription::canonicalText(theirs.grid) !=
             GridDescription::canonicalText(settings.grid))
             throw badInput(pair + " were built with different grids");
-        if (theirs.timedStores != settings.timedStores)
-            throw badInput(pair + " have different store-queue series (one was built by an "
-                                  "older Concorde; rebuild it)");
-        if (theirs.timedLoads != settings.timedLoads)
-            throw badInput(pair + " have bounds from different load timing models (one was built "
-                                  "by an older Concorde; rebuild it)");
+        if (theirs.analysis != settings.analysis)
+            throw badInput(pair + " hold bounds of different analysis revisions (" +
+                           theirs.analysis.describe() + "; " + settings.analysis.describe() +
+                           "): one was built by an older Concorde; rebuild it");
         bool samePrograms = theirPrograms.size() == programs.size();
         for (std::size_t i = 0; samePrograms && i < programs.size(); ++i)
             samePrograms = theirPrograms[i].id == programs[i].id &&

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bounds/AnalysisRevision.h"
 #include "bounds/GridBounds.h"
 #include "params/MethodConstants.h"
 
@@ -86,15 +87,9 @@ struct BuildSettings {
     std::uint64_t regionLength = 0; ///< measured length of the first region registered (nominal)
     BoundsGrid grid;
     std::string createdBy;
-    /// The store-queue series model the drain of committed stores through the L1d (per memory
-    /// configuration; meta.store_queue_model = "timed"). False for databases built before it,
-    /// whose "sq" series are one per SQ size, memory-independent (SeriesCatalog reads them so).
-    bool timedStores = true;
-    /// Bounds computed with timed loads (meta.load_timing = "timed"): prefetches arrive a fill
-    /// latency after the load that triggered them and fills share the L1d MSHRs. False for
-    /// databases built before, whose analysis counted a prefetched line as there at once and
-    /// had no MSHR limit.
-    bool timedLoads = true;
+    /// The analysis the bounds come from (meta.store_queue_model and meta.load_timing); older
+    /// databases lack the keys and are extended with their own revision.
+    AnalysisRevision analysis;
 };
 
 } // namespace concorde

@@ -220,16 +220,16 @@ BuildSettings FeatureDatabase::buildSettings() {
     }
     settings.grid = GridDescription::fromJson(grid, true, name + ": meta.grid");
     settings.createdBy = meta("created_by").value_or("");
-    settings.timedStores = meta("store_queue_model").value_or("") == "timed";
-    settings.timedLoads = meta("load_timing").value_or("") == "timed";
+    settings.analysis.timedStores = meta("store_queue_model").value_or("") == "timed";
+    settings.analysis.timedLoads = meta("load_timing").value_or("") == "timed";
     settings_ = std::make_unique<BuildSettings>(settings);
     return settings;
 }
 
 const SeriesCatalog& FeatureDatabase::catalog() {
     if (!catalog_)
-        catalog_ =
-            std::make_unique<SeriesCatalog>(buildSettings().grid, buildSettings().timedStores);
+        catalog_ = std::make_unique<SeriesCatalog>(buildSettings().grid,
+                                                   buildSettings().analysis.timedStores);
     return *catalog_;
 }
 
@@ -247,23 +247,21 @@ void FeatureDatabase::initialiseBuildSettings(const BuildSettings& settings) {
             throw badInput(name + " was built with another grid (" +
                            GridDescription::canonicalText(stored.grid) +
                            "); use the same --grid or another --out");
-        if (stored.timedStores != settings.timedStores)
-            throw badInput(name + " holds store-queue series of another kind (" +
-                           (stored.timedStores ? "timed" : "untimed") + ")");
-        if (stored.timedLoads != settings.timedLoads)
-            throw badInput(name + " holds bounds computed with " +
-                           (stored.timedLoads ? "timed" : "untimed") + " loads");
+        if (stored.analysis != settings.analysis)
+            throw badInput(name + " holds bounds of another analysis revision (" +
+                           stored.analysis.describe() + ", not " + settings.analysis.describe() +
+                           ")");
         return;
     }
     setMeta("window_size", std::to_string(settings.windowSize));
     setMeta("region_length", std::to_string(settings.regionLength));
     setMeta("grid", GridDescription::canonicalText(settings.grid));
     setMeta("created_by", settings.createdBy);
-    if (settings.timedStores)
+    if (settings.analysis.timedStores)
         setMeta("store_queue_model", "timed");
-    if (settings.timedLoads)
+    if (settings.analysis.timedLoads)
         setMeta("load_timing", "timed");
-    const SeriesCatalog catalog(settings.grid, settings.timedStores);
+    const SeriesCatalog catalog(settings.grid, settings.analysis.timedStores);
     auto memory = connection_->prepare("INSERT INTO memory_configs (id, l1d_kb, l1i_kb, l2_kb, "
                                        "pf_degree) VALUES (?1, ?2, ?3, ?4, ?5)",
                                        "writing memory_configs");

@@ -334,7 +334,8 @@ private slots:
             // memory configuration finds it.
             const SeriesCatalog untimed(g, false);
             QCOMPARE(untimed.seriesCount(), std::size_t(3712));
-            untimed.requireMatches(GridBounds::build(k.records, k.warmup, g, 100, {}, {}, false));
+            untimed.requireMatches(GridBounds::build(k.records, k.warmup, g, 100, {}, {},
+                                                     AnalysisRevision{.timedStores = false}));
             QVERIFY(!untimed.find("sq")->series.front().memoryDependent);
             QVERIFY(catalog.find("sq")->series.front().memoryDependent);
             const auto index = StoredRegionSeries::indexFor(untimed);

@@ -371,14 +371,17 @@ private slots:
         QVERIFY(sql(untimed, "DELETE FROM meta WHERE key = 'store_queue_model'", false));
         const Run mixed = concorde({"merge-db", "--out", path("bad-mix.sqlite"), a, untimed});
         QCOMPARE(mixed.exitCode, 2);
-        QVERIFY2(mixed.err.contains("store-queue series"), qPrintable(mixed.err));
+        QVERIFY2(mixed.err.contains("different analysis revisions") &&
+                     mixed.err.contains("untimed store-queue series, timed loads"),
+                 qPrintable(mixed.err));
         // Nor one from before loads were timed (no meta.load_timing).
         const QString instant = copy(b, "untimed-loads-shard.sqlite");
         QVERIFY(sql(instant, "DELETE FROM meta WHERE key = 'load_timing'", false));
         const Run mixedPrefetch =
             concorde({"merge-db", "--out", path("bad-mix2.sqlite"), a, instant});
         QCOMPARE(mixedPrefetch.exitCode, 2);
-        QVERIFY2(mixedPrefetch.err.contains("load timing models"), qPrintable(mixedPrefetch.err));
+        QVERIFY2(mixedPrefetch.err.contains("timed store-queue series, untimed loads"),
+                 qPrintable(mixedPrefetch.err));
         const Run traces = concorde(QStringList{"build-db", "--out", path("two.sqlite"), "--grid",
                                                 smallGrid_, "--shard", "5/6"} +
                                     samples().mid(0, 2));

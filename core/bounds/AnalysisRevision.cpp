@@ -1,0 +1,10 @@
+#include "AnalysisRevision.h"
+
+namespace concorde {
+
+std::string AnalysisRevision::describe() const {
+    return std::string(timedStores ? "timed" : "untimed") + " store-queue series, " +
+           (timedLoads ? "timed" : "untimed") + " loads";
+}
+
+} // namespace concorde

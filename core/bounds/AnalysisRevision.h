@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+
+namespace concorde {
+
+/// Which revision of the analysis a set of bounds comes from. A feature database records it in
+/// `meta` and is extended with the revision it was built with, so that its model keeps reading
+/// features of the kind it was trained on; bounds of different revisions never mix in one file.
+/// Each field is a change of the analysis that older databases predate.
+struct AnalysisRevision {
+    /// The SQ bound drains committed stores through the L1d: one "sq" series per SQ size and
+    /// memory configuration (meta.store_queue_model = "timed"). False: one series per SQ size,
+    /// memory-independent (QueueModel::Kind::UntimedStore).
+    bool timedStores = true;
+    /// Prefetches arrive a fill latency after the load that triggered them and fills share the
+    /// L1d MSHRs (meta.load_timing = "timed"; RegionAnalyzer::setTimedLoads). False: a
+    /// prefetched line is there at once and misses have no MSHR limit.
+    bool timedLoads = true;
+
+    /// The revision this build computes for new databases.
+    static AnalysisRevision current() { return {}; }
+    bool operator==(const AnalysisRevision&) const = default;
+    /// For messages: "timed store-queue series, untimed loads" and the like.
+    std::string describe() const;
+};
+
+} // namespace concorde
