@@ -7,8 +7,8 @@
 # SRC    a ChampSim checkout (the public repository; checked against commit 2ff2501). Never modified:
 #        its tracked files are copied into BUILD/src (git archive when SRC is a git work tree).
 # BUILD  the build folder, outside git; the binaries end in BUILD/bin, named by each
-#        configuration's "executable_name". The BTB modules of tools/validation/champsim-modules
-#        are copied into its btb/ folder (the checkout itself stays untouched).
+#        configuration's "executable_name". The modules of tools/validation/champsim-modules
+#        are copied into its btb/ or prefetcher/ folder (the checkout itself stays untouched).
 # CONFIGS.json  configurations, as written by tools/validation/xcheck.py.
 #
 # How the vcpkg parts of ChampSim's Makefile are replaced, without editing ChampSim's sources:
@@ -71,14 +71,17 @@ if [[ ! -f $tree/.copied-from || $(cat "$tree/.copied-from") != "$commit" || $co
 fi
 echo "build-champsim: ChampSim commit $commit in $tree"
 
-# Our own ChampSim modules (tools/validation/champsim-modules, each folder a BTB module) go into
-# the private copy's btb/ folder, where a configuration can name them.
+# Our own ChampSim modules (tools/validation/champsim-modules) go into the private copy's btb/ or
+# prefetcher/ folder, by the module interface their header derives from, where a configuration
+# can name them.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 for module in "$here"/champsim-modules/*/; do
     name=$(basename "$module")
-    if ! diff -rq "$module" "$tree/btb/$name" > /dev/null 2>&1; then
-        rm -rf "$tree/btb/$name"
-        cp -r "$module" "$tree/btb/$name"
+    kind=btb
+    grep -q "champsim::modules::prefetcher" "$module/$name.h" && kind=prefetcher
+    if ! diff -rq "$module" "$tree/$kind/$name" > /dev/null 2>&1; then
+        rm -rf "$tree/$kind/$name"
+        cp -r "$module" "$tree/$kind/$name"
     fi
 done
 

@@ -104,9 +104,10 @@ def sets_for(kb, ways):
     return sets
 
 
-def champsim_config(exe_name, p, cal, btb="basic_btb"):
+def champsim_config(exe_name, p, cal, btb="basic_btb", prefetcher="ip_stride"):
     """The ChampSim configuration matching concorde parameters p (a full parameter dict); btb is
-    ChampSim's own basic_btb or concorde_btb (--matched-targets)."""
+    ChampSim's own basic_btb or concorde_btb (--matched-targets), prefetcher the L1D prefetcher
+    when p has one: ChampSim's ip_stride or concorde_stride (--matched-prefetcher)."""
     if p["bp"] != "tage":
         raise ValueError("only bp=tage has a ChampSim counterpart (hashed_perceptron)")
     data_rate = round(DRAM_BYTES_PER_CYCLE * CORE_MHZ / 8)  # MT/s on an 8-byte channel
@@ -165,7 +166,7 @@ def champsim_config(exe_name, p, cal, btb="basic_btb"):
             # ChampSim shares the L1D's tag checks between the core and its page-table walker,
             # so 4 gives the core the 2 new lines per cycle that our two load pipes have.
             "max_tag_check": 4, "max_fill": 4,
-            "prefetcher": "ip_stride" if p["pf_degree"] > 0 else "no", "replacement": "lru",
+            "prefetcher": prefetcher if p["pf_degree"] > 0 else "no", "replacement": "lru",
         },
         "L2C": {
             "sets": sets_for(p["l2_kb"], L2_WAYS), "ways": L2_WAYS, "latency": cal["l2_latency"],
@@ -279,9 +280,13 @@ class XCheck:
         self.preset = load_preset(args.preset)
         self.steps = [s for s in STEPS if args.steps is None or s[0] in args.steps or s[0] == "base"]
         self.btb = "concorde_btb" if args.matched_targets else "basic_btb"
-        # The matched variant keeps its own build folder (one folder holds one configuration
+        self.prefetcher = "concorde_stride" if args.matched_prefetcher else "ip_stride"
+        # A matched variant keeps its own build folder (one folder holds one configuration
         # list), configuration list and report; it shares traces, exports and our results.
-        self.variant = "-matched-targets" if args.matched_targets else ""
+        self.modules = ([self.btb] if args.matched_targets else []) + \
+            ([self.prefetcher] if args.matched_prefetcher else [])
+        self.variant = ("-matched-targets" if args.matched_targets else "") + \
+            ("-matched-prefetcher" if args.matched_prefetcher else "")
         build = Path(args.champsim_build).expanduser().resolve()
         self.build_dir = build.with_name(build.name + self.variant)
         # Overrides of our side only (every configuration, the base too): their own result keys
@@ -298,7 +303,8 @@ class XCheck:
 
     def write_configs(self):
         # Every step is built, whatever --steps selects, so that selecting steps never rebuilds.
-        configs = [champsim_config(self.champsim_bin(name).name, self.params(ov), self.cal, self.btb)
+        configs = [champsim_config(self.champsim_bin(name).name, self.params(ov), self.cal, self.btb,
+                                   self.prefetcher)
                    for name, ov, _ in STEPS]
         text = json.dumps(configs, indent=2, sort_keys=True) + "\n"
         path = self.work / "configs" / f"champsim-configs{self.variant}.json"
@@ -320,9 +326,9 @@ class XCheck:
             die(f"--champsim-src {src}: not a ChampSim checkout (no config.sh)")
         # Binaries and results with our own module are keyed by its source too.
         self.module_key = ""
-        if self.args.matched_targets:
-            module = HERE / "champsim-modules" / "concorde_btb"
-            self.module_key = short_hash(b"".join(f.read_bytes() for f in sorted(module.iterdir())))
+        if self.modules:
+            files = [f for m in self.modules for f in sorted((HERE / "champsim-modules" / m).iterdir())]
+            self.module_key = short_hash(b"".join(f.read_bytes() for f in files))
         cfg_path, configs = self.write_configs()
         stamp = self.build_dir / "bin" / ".configs-sha"
         want = short_hash(cfg_path.read_bytes() + self.module_key.encode())
@@ -573,6 +579,8 @@ class XCheck:
             summary.append((f"step_{name}", f"{st['agree']}/{st['total']}", note))
         summary.append(("champsim_commit", self.champsim_commit, ""))
         summary.append(("champsim_btb", self.btb, "concorde_btb: our branch-target front end (--matched-targets)"))
+        summary.append(("champsim_l1d_prefetcher", self.prefetcher,
+                        "concorde_stride: our stride prefetcher (--matched-prefetcher)"))
         summary.append(("concorde_binary_sha", self.concorde_key, str(self.concorde)))
         if self.ours_set:
             summary.append(("ours_set", " ".join(f"{k}={v}" for k, v in sorted(self.ours_set.items())),
@@ -665,6 +673,10 @@ def parse_args(argv):
     ap.add_argument("--jobs", type=int, default=2, help="simulations in parallel (default: 2)")
     ap.add_argument("--flat-pct", type=float, default=0.5,
                     help="a step within +-this %% on both sides is flat and counts as agreeing (default: 0.5)")
+    ap.add_argument("--matched-prefetcher", action="store_true",
+                    help="give ChampSim our L1d stride prefetcher (champsim-modules/concorde_stride: "
+                         "StridePrefetcher at degree 2) instead of ip_stride, which never confirms "
+                         "a stride smaller than a line")
     ap.add_argument("--matched-targets", action="store_true",
                     help="give ChampSim our branch-target front end (champsim-modules/concorde_btb: "
                          "BTB, return stack and indirect predictor of BranchTargetSpec) instead of basic_btb")
