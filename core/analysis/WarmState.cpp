@@ -37,13 +37,12 @@ namespace {
 /// 1: lines, loads, TAGE. 2: and the branch-target front end. 3: the version-2 body in one zstd
 /// frame, after its size (TAGE's tables are mostly empty: 120 kB of state becomes about 40 kB).
 constexpr std::uint64_t kEncodingVersion = 3;
-constexpr int kCompressionLevel = 9;
 /// A bound on a decoded body: the largest state the parameter space allows is a few MB.
 constexpr std::uint64_t kMaxBodyBytes = std::uint64_t{256} << 20;
 
 } // namespace
 
-std::vector<std::uint8_t> WarmState::encode() const {
+std::vector<std::uint8_t> WarmState::encode(int compressionLevel) const {
     std::vector<std::uint8_t> out;
     varint::put(out, instructions);
     varint::put(out, lines.size());
@@ -74,7 +73,7 @@ std::vector<std::uint8_t> WarmState::encode() const {
     std::vector<std::uint8_t> encoded;
     varint::put(encoded, kEncodingVersion);
     varint::put(encoded, out.size());
-    const std::vector<std::uint8_t> frame = zstd::compress(out, kCompressionLevel);
+    const std::vector<std::uint8_t> frame = zstd::compress(out, compressionLevel);
     encoded.insert(encoded.end(), frame.begin(), frame.end());
     return encoded;
 }
