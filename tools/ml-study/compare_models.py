@@ -47,6 +47,7 @@ def main():
     ap.add_argument("--new-work", required=True)
     ap.add_argument("--concorde", default="build/release/bin/concorde")
     ap.add_argument("--sweeps", action="store_true")
+    ap.add_argument("--sim-cache", help="simulated sweep CPIs shared by both sides (JSON)")
     a = ap.parse_args()
     sides = [("old", a.old_db, Path(a.old_work).expanduser()),
              ("new", a.new_db, Path(a.new_work).expanduser())]
@@ -92,7 +93,8 @@ def main():
         for side, db, work in sides:
             out = subprocess.run([sys.executable, str(HERE.parent / "validation" / "sweep_sensitivities.py"),
                                   "--db", str(work / "ood.sqlite"), "--traces", str(work / "ood"),
-                                  "--model-from", db, "--concorde", a.concorde] + OOD_PROGRAMS,
+                                  "--model-from", db, "--concorde", a.concorde]
+                                 + (["--sim-cache", a.sim_cache] if a.sim_cache else []) + OOD_PROGRAMS,
                                  capture_output=True, text=True)
             if out.returncode != 0:
                 sys.exit(f"compare_models: sweep_sensitivities ({side}) failed: {out.stderr.strip()}")

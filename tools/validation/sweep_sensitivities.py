@@ -7,11 +7,13 @@ simulator moves by 5 % or more the model gets within 30 %.
 
   tools/validation/sweep_sensitivities.py --db OOD.sqlite --traces DIR \
       [--model-from data/default.sqlite] [--concorde build/release/bin/concorde] [--preset n1-like]
-      PROGRAM...
+      [--sim-cache FILE.json] PROGRAM...
 
-DIR holds PROGRAM.ctrace for every program (the traces the database was built from).
+DIR holds PROGRAM.ctrace for every program (the traces the database was built from). With
+--sim-cache, simulated CPIs are read from and added to FILE.json (keyed by the trace's content,
+preset and setting), so comparing two models simulates once.
 """
-import argparse, json, re, subprocess, sys
+import argparse, hashlib, json, os, re, subprocess, sys
 
 STEPS = [("rob", 32, 256), ("fetch_width", 2, 8), ("lq", 16, 64), ("l2_kb", 512, 2048),
          ("alu_issue", 2, 6)]
@@ -31,13 +33,28 @@ def main():
     parser.add_argument("--model-from")
     parser.add_argument("--concorde", default="build/release/bin/concorde")
     parser.add_argument("--preset", default="n1-like")
+    parser.add_argument("--sim-cache")
     parser.add_argument("programs", nargs="+")
     args = parser.parse_args()
+    cache = {}
+    if args.sim_cache and os.path.exists(args.sim_cache):
+        with open(args.sim_cache) as f:
+            cache = json.load(f)
 
     def simulated(program, key, value):
-        out = run([args.concorde, "simulate", f"{args.traces}/{program}.ctrace", "--preset",
-                   args.preset, "--set", f"{key}={value}"])
-        return float(re.search(r"program CPI:\s+([0-9.]+)", out).group(1))
+        trace = f"{args.traces}/{program}.ctrace"
+        with open(trace, "rb") as f:
+            digest = hashlib.sha256(f.read()).hexdigest()[:16]
+        entry = f"{program} {digest} {args.preset} {key}={value}"
+        if entry not in cache:
+            out = run([args.concorde, "simulate", trace, "--preset", args.preset, "--set",
+                       f"{key}={value}"])
+            cache[entry] = float(re.search(r"program CPI:\s+([0-9.]+)", out).group(1))
+            if args.sim_cache:  # written whole, then renamed: an interrupted run loses nothing
+                with open(args.sim_cache + ".tmp", "w") as f:
+                    json.dump(cache, f, indent=1)
+                os.replace(args.sim_cache + ".tmp", args.sim_cache)
+        return cache[entry]
 
     def predicted(program, key, value):
         cmd = [args.concorde, "predict", "--db", args.db, "--program", program, "--preset",
