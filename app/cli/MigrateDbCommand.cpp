@@ -46,10 +46,11 @@ int MigrateDbCommand::run(std::ostream& out, std::ostream&) {
     const int after = db.schemaVersion();
     std::uint64_t bytesBefore = 0;
     std::uint64_t bytesAfter = 0;
-    const std::size_t states = db.rewriteWarmStates(
-        [&](std::span<const std::uint8_t> bytes, const std::string& what) {
+    const std::size_t states =
+        db.rewriteWarmStates([&](std::span<const std::uint8_t> bytes, const std::string& what) {
             bytesBefore += bytes.size();
-            std::vector<std::uint8_t> encoded = WarmState::decode(bytes, what).encode(WarmState::kArchiveCompressionLevel);
+            std::vector<std::uint8_t> encoded =
+                WarmState::decode(bytes, what).encode(WarmState::kArchiveCompressionLevel);
             bytesAfter += encoded.size();
             return encoded;
         });

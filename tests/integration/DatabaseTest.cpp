@@ -266,8 +266,8 @@ private slots:
                             "value = 'timed'"),
                  qint64(1));
         const QString old = copy(db, "untimed.sqlite");
-        QVERIFY(sql(old, "DELETE FROM meta WHERE key IN ('store_queue_model', 'load_timing')",
-                    false));
+        QVERIFY(
+            sql(old, "DELETE FROM meta WHERE key IN ('store_queue_model', 'load_timing')", false));
         for (const char* statement :
              {"DELETE FROM series_keys WHERE name = 'sq'", "DELETE FROM series WHERE name = 'sq'",
               "UPDATE regions SET complete = 0"})
