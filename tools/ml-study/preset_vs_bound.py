@@ -10,30 +10,59 @@ min-of-bounds" study.
 Reads WORK/ood.sqlite (labelled with --presets) and WORK/ood/*.ctrace, WORK being
 ~/.cache/concorde/default-db-v2 or $WORK; concorde from build/release or $CONCORDE.
 """
-import json, subprocess, sqlite3, re, os, sys
-C=os.environ.get('CONCORDE','build/release/bin/concorde')
-W=os.path.expanduser(os.environ.get('WORK','~/.cache/concorde/default-db-v2'))
-DB=W+'/ood.sqlite'; M=sys.argv[1] if len(sys.argv)>1 else 'data/default.sqlite'
-preset=sys.argv[2] if len(sys.argv)>2 else 'big'
-db=sqlite3.connect(DB)
-rows=[]
-for p in "luajit tokyo oggenc dot glpsol phmmer xmllint openssl-enc x265".split():
-    sim={ri:c for ri,c in db.execute("select r.region_index, l.cpi from labels l join regions r on r.id=l.region_id join programs g on g.id=r.program_id where g.name=? and l.source=?",(p,'preset:'+preset))}
-    pr=json.loads(subprocess.run([C,'predict','--db',DB,'--model-from',M,'--program',p,'--preset',preset,'--json'],capture_output=True,text=True).stdout)
-    model={r['index']:(r['cpi'],r['ood_score']) for r in pr['regions']}
-    b=subprocess.run([C,'bounds',W+'/ood/'+p+'.ctrace','--preset',preset],capture_output=True,text=True).stdout
-    mob={int(m.group(1)):1/float(m.group(2)) for m in re.finditer(r'region (\d+):.*min-of-bounds IPC ([0-9.]+)',b)}
-    for ri in sorted(sim):
-        s=sim[ri]; m,o=model[ri]; mb=mob[ri]
-        rows.append((p,ri,s,m,mb,o))
-        print(f"{p:12s} r{ri} sim {s:.3f} model {m:.3f} ({100*(m/s-1):+6.1f}%) mob {mb:.3f} ({100*(mb/s-1):+6.1f}%) model/mob {m/mb:.3f} ood {o:.2f}")
-import statistics as st
-print("mean |model|", st.mean(abs(r[3]/r[2]-1) for r in rows)*100, "signed", st.mean(r[3]/r[2]-1 for r in rows)*100)
-print("mean |mob|", st.mean(abs(r[4]/r[2]-1) for r in rows)*100, "signed", st.mean(r[4]/r[2]-1 for r in rows)*100)
-print("sim/mob mean", st.mean(r[2]/r[4] for r in rows), "model/mob mean", st.mean(r[3]/r[4] for r in rows))
 import math
-x=[math.log(r[3]/r[4]) for r in rows]; y=[math.log(r[2]/r[4]) for r in rows]
-if len(rows) > 2 and st.pstdev(x) > 0 and st.pstdev(y) > 0:
-    print("Pearson of log corrections, model against simulator:", round(st.correlation(x, y), 3))
-print("regions where the bound is closer than the model:",
-      sum(abs(r[4] / r[2] - 1) < abs(r[3] / r[2] - 1) for r in rows), "of", len(rows))
+import os
+import sqlite3
+import statistics as st
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "validation"))
+from min_of_bounds_error import run  # noqa: E402  (concorde ... --json, exits on failure)
+
+PROGRAMS = "luajit tokyo oggenc dot glpsol phmmer xmllint openssl-enc x265".split()
+
+
+def main():
+    concorde = os.environ.get("CONCORDE", "build/release/bin/concorde")
+    work = Path(os.environ.get("WORK", "~/.cache/concorde/default-db-v2")).expanduser()
+    model_db = sys.argv[1] if len(sys.argv) > 1 else "data/default.sqlite"
+    preset = sys.argv[2] if len(sys.argv) > 2 else "big"
+    ood = str(work / "ood.sqlite")
+    db = sqlite3.connect(ood)
+    rows = []  # (program, region, simulated, model, bound)
+    for program in PROGRAMS:
+        simulated = dict(db.execute(
+            "SELECT r.region_index, l.cpi FROM labels l JOIN regions r ON r.id = l.region_id "
+            "JOIN programs g ON g.id = r.program_id WHERE g.name = ? AND l.source = ?",
+            (program, "preset:" + preset)))
+        predicted = run(concorde, ["predict", "--db", ood, "--model-from", model_db, "--program",
+                                   program, "--preset", preset, "--json"])
+        model = {r["index"]: (r["cpi"], r["ood_score"]) for r in predicted["regions"]}
+        bounds = run(concorde, ["bounds", str(work / "ood" / f"{program}.ctrace"), "--preset",
+                                preset, "--json"])
+        bound = {r["region"]: 1 / r["min_of_bounds_ipc"] for r in bounds["regions"]}
+        for region in sorted(simulated):
+            s, (m, score), b = simulated[region], model[region], bound[region]
+            rows.append((program, region, s, m, b))
+            print(f"{program:12s} r{region} sim {s:.3f} model {m:.3f} ({100 * (m / s - 1):+6.1f}%) "
+                  f"mob {b:.3f} ({100 * (b / s - 1):+6.1f}%) model/mob {m / b:.3f} ood {score:.2f}")
+
+    def error(i):
+        return (100 * st.mean(abs(r[i] / r[2] - 1) for r in rows),
+                100 * st.mean(r[i] / r[2] - 1 for r in rows))
+
+    print("mean |model| %.2f %%, signed %+.2f %%" % error(3))
+    print("mean |mob| %.2f %%, signed %+.2f %%" % error(4))
+    print(f"sim/mob mean {st.mean(r[2] / r[4] for r in rows):.3f}, "
+          f"model/mob mean {st.mean(r[3] / r[4] for r in rows):.3f}")
+    x = [math.log(r[3] / r[4]) for r in rows]
+    y = [math.log(r[2] / r[4]) for r in rows]
+    if len(rows) > 2 and st.pstdev(x) > 0 and st.pstdev(y) > 0:
+        print(f"Pearson of log corrections, model against simulator: {st.correlation(x, y):.3f}")
+    closer = sum(abs(r[4] / r[2] - 1) < abs(r[3] / r[2] - 1) for r in rows)
+    print(f"regions where the bound is closer than the model: {closer} of {len(rows)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -10,8 +10,8 @@ simulator moves by 5 % or more the model gets within 30 %.
       [--sim-cache FILE.json] PROGRAM...
 
 DIR holds PROGRAM.ctrace for every program (the traces the database was built from). With
---sim-cache, simulated CPIs are read from and added to FILE.json (keyed by the trace's content,
-preset and setting), so comparing two models simulates once.
+--sim-cache, simulated CPIs are read from and added to FILE.json (keyed by the concorde binary's
+and the trace's content, preset and setting), so comparing two models simulates once.
 """
 import argparse, hashlib, json, os, re, subprocess, sys
 
@@ -41,11 +41,19 @@ def main():
         with open(args.sim_cache) as f:
             cache = json.load(f)
 
+    def digest(path):
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()[:16]
+
+    # A cached CPI holds only for the same simulator and trace: both are in the key.
+    binary = digest(args.concorde) if args.sim_cache else ""
+    traces = {}
+
     def simulated(program, key, value):
         trace = f"{args.traces}/{program}.ctrace"
-        with open(trace, "rb") as f:
-            digest = hashlib.sha256(f.read()).hexdigest()[:16]
-        entry = f"{program} {digest} {args.preset} {key}={value}"
+        if args.sim_cache and trace not in traces:
+            traces[trace] = digest(trace)
+        entry = f"{binary} {program} {traces.get(trace, '')} {args.preset} {key}={value}"
         if entry not in cache:
             out = run([args.concorde, "simulate", trace, "--preset", args.preset, "--set",
                        f"{key}={value}"])
