@@ -26,7 +26,7 @@
 #     SAMPLES_2 / EXTRA_SAMPLES_2 / MORE_SAMPLES_2 (second draws from each set with other seeds,
 #     a quarter balanced; defaults 50000 / 20000 / 40000), NEAR_SAMPLES / EXTRA_NEAR_SAMPLES /
 #     MORE_NEAR_SAMPLES (draws near the presets from each set: 70 % a preset with one to three
-#     parameters moved, 10 % balanced; defaults 25000 / 10000 / 25000; 310,000 draws in all), EPOCHS (default 30),
+#     parameters moved, 10 % balanced; defaults 25000 / 10000 / 25000; 310,000 draws in all), EPOCHS (default 90),
 #     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
 #     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
@@ -59,7 +59,7 @@ MORE_SAMPLES_2=${MORE_SAMPLES_2:-40000}
 NEAR_SAMPLES=${NEAR_SAMPLES:-25000}
 EXTRA_NEAR_SAMPLES=${EXTRA_NEAR_SAMPLES:-10000}
 MORE_NEAR_SAMPLES=${MORE_NEAR_SAMPLES:-25000}
-EPOCHS=${EPOCHS:-30}
+EPOCHS=${EPOCHS:-90}
 VALIDATION_CONFIGS=${VALIDATION_CONFIGS:-8}
 
 if [ -z "${CONCORDE:-}" ]; then

@@ -163,6 +163,8 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
         out << line;
     }
     out << result.test.toText("test split (unseen regions)");
+    if (!result.outOfBag.empty())
+        out << result.outOfBag.toText("test split, members that never saw the program");
     if (!result.heldOut.empty())
         out << result.heldOut.toText("held-out programs");
     const nlohmann::json& accuracy = result.model.metrics["accuracy"];

@@ -128,12 +128,28 @@ ModelTraining::BandCalibrationSet ModelTraining::bandCalibrationSet(
         }
         everyMember.memberCpis.push_back(std::move(every));
         everyMember.simulated.push_back(samples[j].cpi);
+        everyMember.sampleIndex.push_back(j);
         if (unseen.size() >= 2) {
             outOfBag.memberCpis.push_back(std::move(unseen));
             outOfBag.simulated.push_back(samples[j].cpi);
+            outOfBag.sampleIndex.push_back(j);
         }
     }
     return outOfBag.simulated.size() >= minimum ? outOfBag : everyMember;
+}
+
+AccuracyReport ModelTraining::outOfBagAccuracy(const BandCalibrationSet& set,
+                                               const std::vector<DatasetSample>& samples) {
+    AccuracyReport report;
+    if (!set.outOfBag)
+        return report;
+    for (std::size_t i = 0; i < set.sampleIndex.size(); ++i) {
+        const DatasetSample& sample = samples.at(set.sampleIndex[i]);
+        // The linear baseline saw every program, so it has no out-of-bag figure (0: none).
+        report.add({sample.program, sample.config, sample.cpi,
+                    BandCalibration{}.centre(set.memberCpis[i]), sample.minBoundCpi});
+    }
+    return report;
 }
 
 ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& datasets,
@@ -283,6 +299,9 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
                             result.model.band.coverage(), ensemble.firstMemberCentre);
         bandSet = {{"kind", set.outOfBag ? "test split, out-of-bag members" : "test split"},
                    {"samples", set.simulated.size()}};
+        // The same members' mean scores the ensemble on programs it did not see without
+        // touching the held-out programs: what choices between ensembles are made on.
+        result.outOfBag = outOfBagAccuracy(set, testSamples);
     }
 
     result.test = evaluate(result.model, testSamples);
@@ -320,6 +339,8 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
     m["accuracy"]["test"] = result.test.toJson();
     if (!result.heldOut.empty())
         m["accuracy"]["held_out"] = result.heldOut.toJson();
+    if (!result.outOfBag.empty())
+        m["accuracy"]["out_of_bag"] = result.outOfBag.toJson();
 
     return result;
 }

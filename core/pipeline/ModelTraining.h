@@ -24,6 +24,10 @@ public:
         TrainingReport report;
         AccuracyReport test;
         AccuracyReport heldOut;
+        /// The test split predicted, sample by sample, by the mean of the members whose bootstrap
+        /// left its program out: an estimate of the error on a program no member saw, from the
+        /// training programs alone (empty for a single member or too few such samples).
+        AccuracyReport outOfBag;
     };
     /// How many networks, what they predict, and the band they carry.
     struct EnsembleOptions {
@@ -66,7 +70,8 @@ public:
     struct BandCalibrationSet {
         std::vector<std::vector<double>> memberCpis;
         std::vector<double> simulated;
-        bool outOfBag = false; ///< only members that never saw the sample's program
+        std::vector<std::size_t> sampleIndex; ///< each entry's position in the given samples
+        bool outOfBag = false;                ///< only members that never saw the sample's program
     };
     /// A user's program is one no member saw; members whose bootstrap left a training program
     /// out stand in for that case. For every sample (memberCpis: members × samples), the members
@@ -79,6 +84,11 @@ public:
                                                  const std::vector<DatasetSample>& samples,
                                                  const std::vector<std::set<std::string>>& seen,
                                                  std::size_t minimum);
+    /// The accuracy of an out-of-bag set: each entry's sample (`samples`, the ones the set was
+    /// made from) predicted by the mean of the members that never saw its program. Empty when
+    /// the set is not out of bag (every member saw something of it).
+    static AccuracyReport outOfBagAccuracy(const BandCalibrationSet& set,
+                                           const std::vector<DatasetSample>& samples);
 
     /// The model and both baselines on `samples` (plain forward pass on the stored features).
     static AccuracyReport evaluate(const CpiModel& model,

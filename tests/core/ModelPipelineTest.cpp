@@ -7,6 +7,7 @@
 #include "../support/TinyExplorerDatabase.h"
 #include "bounds/GridBounds.h"
 #include "common/ConcordeError.h"
+#include "explore/DatabasePredictor.h"
 #include "features/DistributionEncoder.h"
 #include "features/FeatureAssembler.h"
 #include "features/FeatureLayout.h"
@@ -19,15 +20,14 @@
 #include "ml/Mlp.h"
 #include "params/CoreConfig.h"
 #include "params/ParameterSpace.h"
-#include "refsim/ReferenceSimulator.h"
 #include "pipeline/DatabaseBuilder.h"
-#include "explore/DatabasePredictor.h"
 #include "pipeline/DatasetBuilder.h"
 #include "pipeline/ModelTraining.h"
+#include "pipeline/RegionLabeler.h"
+#include "refsim/ReferenceSimulator.h"
 #include "store/DatasetFile.h"
 #include "store/FeatureDatabase.h"
 #include "store/GridDescription.h"
-#include "pipeline/RegionLabeler.h"
 #include "store/StoredRegionSeries.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceWriter.h"
@@ -807,14 +807,13 @@ private slots:
         options.jobs = 2;
         options.windowSize = kDatasetWindow;
         std::size_t reports = 0, lastDone = 0, toDo = 0; // calls are serialised
-        const auto first =
-            DatasetBuilder::fromTraces(inputs, grid, output, options,
-                                       JobControl([&](const JobProgress& p) {
-                                           ++reports;
-                                           lastDone = p.done;
-                                           toDo = p.total;
-                                           QVERIFY(p.log.find(" done") != std::string::npos);
-                                       }));
+        const auto first = DatasetBuilder::fromTraces(
+            inputs, grid, output, options, JobControl([&](const JobProgress& p) {
+                ++reports;
+                lastDone = p.done;
+                toDo = p.total;
+                QVERIFY(p.log.find(" done") != std::string::npos);
+            }));
         QCOMPARE(first.written, std::size_t(60));
         QCOMPARE(first.existing, std::size_t(0));
         QCOMPARE(first.total, std::size_t(60));
@@ -945,12 +944,21 @@ private slots:
         QCOMPARE(set.simulated, (std::vector<double>{2.0, 3.0}));
         QCOMPARE(set.memberCpis[0], (std::vector<double>{21.0, 31.0}));
         QCOMPARE(set.memberCpis[1], (std::vector<double>{22.0, 32.0}));
+        // Each entry says which sample it is, so its out-of-bag prediction can be scored.
+        QCOMPARE(set.sampleIndex, (std::vector<std::size_t>{1, 2}));
+        // Scored by the unseen members' mean: (21 + 31) / 2 = 26 against 2, (22 + 32) / 2 = 27
+        // against 3.
+        const AccuracyReport outOfBag = ModelTraining::outOfBagAccuracy(set, samples);
+        QCOMPARE(outOfBag.size(), std::size_t(2));
+        QVERIFY(std::abs(outOfBag.meanRelativeError() - (24.0 / 2 + 24.0 / 3) / 2) < 1e-12);
         const auto fallback = ModelTraining::bandCalibrationSet(cpis, samples, seen, 3);
         QVERIFY(!fallback.outOfBag);
         QCOMPARE(fallback.simulated.size(), std::size_t(4));
         QCOMPARE(fallback.memberCpis[3], (std::vector<double>{13.0, 23.0, 33.0, 43.0}));
-        QVERIFY_THROWS_EXCEPTION(ConcordeError, ModelTraining::bandCalibrationSet(
-                                                    cpis, samples, {{"a"}, {"b"}}, 2));
+        QCOMPARE(fallback.sampleIndex, (std::vector<std::size_t>{0, 1, 2, 3}));
+        QVERIFY(ModelTraining::outOfBagAccuracy(fallback, samples).empty());
+        QVERIFY_THROWS_EXCEPTION(
+            ConcordeError, ModelTraining::bandCalibrationSet(cpis, samples, {{"a"}, {"b"}}, 2));
     }
 
     // Issue 17: an anchored ensemble trained on a real dataset. Members differ, the band is
@@ -976,8 +984,7 @@ private slots:
         ensemble.members = 3;
         ensemble.output = CpiOutput::BottleneckAnchored;
         ensemble.bandCoverage = 0.75;
-        const ModelTraining::Result result =
-            ModelTraining::train({&dataset}, training, ensemble);
+        const ModelTraining::Result result = ModelTraining::train({&dataset}, training, ensemble);
         const CpiModel& model = result.model;
         QCOMPARE(model.members.size(), std::size_t(3));
         QVERIFY(model.output == CpiOutput::BottleneckAnchored);
@@ -992,6 +999,13 @@ private slots:
                  std::string("bottleneck_anchored"));
         QCOMPARE(model.metrics["training"]["members"].size(), std::size_t(3));
         QVERIFY(model.metrics["accuracy"]["test"].contains("band_coverage"));
+        // An out-of-bag score exactly when the band was calibrated out of bag, on its samples.
+        const nlohmann::json& bandSet = model.metrics["ensemble"]["band_calibration_set"];
+        const bool outOfBag = bandSet["kind"] == "test split, out-of-bag members";
+        QCOMPARE(!result.outOfBag.empty(), outOfBag);
+        QCOMPARE(model.metrics["accuracy"].contains("out_of_bag"), outOfBag);
+        if (outOfBag)
+            QCOMPARE(result.outOfBag.size(), bandSet["samples"].get<std::size_t>());
 
         // Member CPI = anchor × softplus(network): the anchor is the largest resource-alone CPI,
         // never above the min-of-bounds CPI.
@@ -1006,8 +1020,8 @@ private slots:
                 anchors);
             QVERIFY(anchor <= test[j].minBoundCpi * (1 + 1e-6));
             for (std::size_t k = 0; k < 3; ++k) {
-                const double factor = model.members[k].predict(
-                    Eigen::VectorXf(normalised.col(col)));
+                const double factor =
+                    model.members[k].predict(Eigen::VectorXf(normalised.col(col)));
                 QVERIFY(std::abs(members(static_cast<Eigen::Index>(k), col) - anchor * factor) <=
                         1e-5 * anchor * factor);
             }
