@@ -86,7 +86,7 @@ public:
                                                  std::size_t minimum);
     /// The accuracy of an out-of-bag set: each entry's sample (`samples`, the ones the set was
     /// made from) predicted by the mean of the members that never saw its program. Empty when
-    /// the set is not out of bag (every member saw something of it).
+    /// the set is not out of bag (too few such samples, so every member predicts every one).
     static AccuracyReport outOfBagAccuracy(const BandCalibrationSet& set,
                                            const std::vector<DatasetSample>& samples);
 
