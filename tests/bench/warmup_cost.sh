@@ -8,8 +8,11 @@
 #      cold (`concorde simulate` and `concorde bounds`, whole commands).
 # A benchmark, not a test: it is not registered with CTest. Prints Markdown for BENCHMARKS.md.
 #
-#   tests/bench/warmup_cost.sh [--repeat N] [--workload NAME] [--regions K]
+#   tests/bench/warmup_cost.sh [--repeat N] [--workload NAME] [--regions K] [--baseline BUILD]
 #
+# --baseline BUILD also times the tracer of another build directory (its bin/concorde, run without
+# --functional-warmup) in the same rounds: the issue compares with the tracing of its day, i.e.
+# a build of the commit before the functional warm-up existed (ff844f3).
 # The workload (default gzip, 16 regions of 100k + 20k warm-up) comes from data/workloads; CPU
 # seconds are user + system of every process of a run, from the run with the best wall time of
 # N (default 3); the runs with and without functional warm-up alternate, so that both see the
@@ -23,15 +26,18 @@ REPEAT=3
 WORKLOAD=gzip
 REGIONS=16
 FUNCTIONAL=10000000
+BASELINE=""
 while [ $# -gt 0 ]; do
   case $1 in
     --repeat) REPEAT=$2; shift 2 ;;
     --workload) WORKLOAD=$2; shift 2 ;;
     --regions) REGIONS=$2; shift 2 ;;
-    *) sed -n '2,16s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
+    --baseline) BASELINE=$(cd "$2" && pwd)/bin/concorde; shift 2 ;;
+    *) sed -n '2,20s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2; exit 2 ;;
   esac
 done
 [ -x "$CONCORDE" ] || { echo "warmup_cost: build concorde and ctrace first ($CONCORDE)" >&2; exit 1; }
+[ -z "$BASELINE" ] || [ -x "$BASELINE" ] || { echo "warmup_cost: no baseline concorde at $BASELINE" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "warmup_cost: /usr/bin/time is needed (package time)" >&2; exit 1; }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/warmup-cost-XXXXXX")
@@ -59,10 +65,14 @@ better() { # better "WALL CPU" "WALL CPU": the one with the lower wall time
     echo "$2"
   fi
 }
-trace_cold="" trace_warm="" sim_cold="" sim_warm="" bnd_cold="" bnd_warm=""
+trace_base="" trace_cold="" trace_warm="" sim_cold="" sim_warm="" bnd_cold="" bnd_warm=""
 for ((round = 0; round < REPEAT; round++)); do
   trace_cold=$(better "$(best_of 1 "$TRACE" "$WORKLOAD" "$WORK/cold.ctrace" "${COLD[@]}")" "$trace_cold")
   trace_warm=$(better "$(best_of 1 "$TRACE" "$WORKLOAD" "$WORK/warm.ctrace" "${WARM[@]}")" "$trace_warm")
+  if [ -n "$BASELINE" ]; then
+    trace_base=$(better "$(best_of 1 env CONCORDE="$BASELINE" "$TRACE" "$WORKLOAD" "$WORK/base.ctrace" \
+      --regions "$REGIONS" --warmup 20000)" "$trace_base")
+  fi
 done
 read -r t_cold c_cold <<<"$trace_cold"
 read -r t_warm c_warm <<<"$trace_warm"
@@ -103,3 +113,12 @@ $REPEAT runs; CPU = user + system of all processes. Load average after: $(cut -d
 | \`concorde simulate --preset n1-like\` CPU s | $c_sim_cold | $c_sim_warm | ${r_sim}× | ≤ 1.5× | $(verdict "$r_sim" 1.5) |
 | \`concorde bounds --preset n1-like\` CPU s | $c_bnd_cold | $c_bnd_warm | ${r_bnd}× | ≤ 1.5× | $(verdict "$r_bnd" 1.5) |
 EOT
+if [ -n "$BASELINE" ]; then
+  read -r t_base c_base <<<"$trace_base"
+  r_base=$(ratio "$t_warm" "$t_base")
+  r_base_cpu=$(ratio "$c_warm" "$c_base")
+  cat <<EOT
+| \`concorde trace\` wall s, the baseline tracer ($BASELINE) against the default | $t_base | $t_warm | ${r_base}× | ≤ 3× | $(verdict "$r_base" 3) |
+| \`concorde trace\` CPU s, the baseline tracer against the default | $c_base | $c_warm | ${r_base_cpu}× | — | |
+EOT
+fi

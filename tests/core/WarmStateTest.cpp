@@ -26,6 +26,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <map>
 #include <memory>
 #include <random>
@@ -518,6 +519,49 @@ private slots:
                                  }));
         ::close(fds[0]);
         ::close(fds[1]);
+    }
+
+    /// The reader's chunks come from a fixed pool (kMaxChunks + 2 of them) and are recycled:
+    /// a stream longer than the pool, read while the consumer first stalls (the queue fills to
+    /// its bound) and then keeps up, must still arrive whole and in order.
+    void pipeReaderRecyclesItsChunksOnALongStream() {
+        const auto byteAt = [](std::uint64_t i) {
+            return static_cast<unsigned char>((i * 2654435761u) >> 13);
+        };
+        const std::uint64_t total = (PipeReader::kMaxChunks + 40) * PipeReader::kChunkBytes + 777;
+        ::signal(SIGPIPE, SIG_IGN); // a reader that stops early must fail the test, not kill it
+        int fds[2];
+        QVERIFY(::pipe(fds) == 0);
+        std::thread writer([&] {
+            std::vector<unsigned char> piece(PipeReader::kChunkBytes / 2 + 3);
+            for (std::uint64_t at = 0; at < total;) {
+                const std::size_t n = std::min<std::uint64_t>(total - at, piece.size());
+                for (std::size_t k = 0; k < n; ++k)
+                    piece[k] = byteAt(at + k);
+                if (::write(fds[1], piece.data(), n) != static_cast<ssize_t>(n))
+                    break; // the count below fails
+                at += n;
+            }
+            ::close(fds[1]);
+        });
+        std::uint64_t received = 0, wrong = 0;
+        std::string failure;
+        try {
+            PipeReader::drain(fds[0], [&](const unsigned char* data, std::size_t size) {
+                if (received == 0) // the reader runs ahead until its queue is full
+                    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+                for (std::size_t k = 0; k < size; ++k)
+                    wrong += data[k] != byteAt(received + k);
+                received += size;
+            });
+        } catch (const std::exception& e) {
+            failure = e.what();
+        }
+        ::close(fds[0]); // a writer still blocked on a full pipe gets EPIPE and stops
+        writer.join();
+        QVERIFY2(failure.empty(), failure.c_str());
+        QCOMPARE(received, total);
+        QCOMPARE(wrong, std::uint64_t{0});
     }
 
     /// `concorde trace` trains the branch predictors on a second thread (WarmStateWorker) while
