@@ -8,7 +8,8 @@
 #        its tracked files are copied into BUILD/src (git archive when SRC is a git work tree).
 # BUILD  the build folder, outside git; the binaries end in BUILD/bin, named by each
 #        configuration's "executable_name". The modules of tools/validation/champsim-modules
-#        are copied into its btb/ or prefetcher/ folder (the checkout itself stays untouched).
+#        are copied into its btb/ or prefetcher/ folder with the core/ sources they list in
+#        core-sources.txt (the checkout itself stays untouched).
 # CONFIGS.json  configurations, as written by tools/validation/xcheck.py.
 #
 # How the vcpkg parts of ChampSim's Makefile are replaced, without editing ChampSim's sources:
@@ -73,15 +74,29 @@ echo "build-champsim: ChampSim commit $commit in $tree"
 
 # Our own ChampSim modules (tools/validation/champsim-modules) go into the private copy's btb/ or
 # prefetcher/ folder, by the module interface their header derives from, where a configuration
-# can name them.
+# can name them. A module that uses concorde's own code lists those sources of core/ in its
+# core-sources.txt: each is copied in beside it as core_<name>.cc (ChampSim compiles every .cc of
+# a module folder), so the module runs the very code `concorde simulate` runs.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
 for module in "$here"/champsim-modules/*/; do
     name=$(basename "$module")
     kind=btb
     grep -q "champsim::modules::prefetcher" "$module/$name.h" && kind=prefetcher
-    if ! diff -rq "$module" "$tree/$kind/$name" > /dev/null 2>&1; then
+    staged=$build/modules/$name
+    rm -rf "$staged"
+    mkdir -p "$build/modules"
+    cp -r "$module" "$staged"
+    if [[ -f $module/core-sources.txt ]]; then
+        while read -r source; do
+            [[ -z $source || $source == \#* ]] && continue
+            [[ -f $repo/core/$source ]] || die "$module/core-sources.txt: core/$source does not exist"
+            cp "$repo/core/$source" "$staged/core_$(basename "$source" .cpp).cc"
+        done < "$module/core-sources.txt"
+    fi
+    if ! diff -rq "$staged" "$tree/$kind/$name" > /dev/null 2>&1; then
         rm -rf "$tree/$kind/$name"
-        cp -r "$module" "$tree/$kind/$name"
+        cp -r "$staged" "$tree/$kind/$name"
     fi
 done
 
@@ -90,7 +105,11 @@ mkdir -p "$build/stub"
 [[ -f $build/stub/libCLI11.a ]] || ar rc "$build/stub/libCLI11.a"
 (cd "$tree" && python3 config.sh --bindir "$build/bin" "$configs") ||
     die "ChampSim's config.sh failed on $configs"
-echo "-I$tree/inc" > "$tree/absolute.options"
+# concorde's headers for the modules that use its code (core/ has no dependency beyond the C++
+# standard library), and C++20 for every module (ChampSim's global.options says C++17; options
+# files later on the command line win, and module.options comes after global.options).
+echo "-I$tree/inc -I$repo/core" > "$tree/absolute.options"
+grep -qx -- "--std=c++20" "$tree/module.options" || echo "--std=c++20" >> "$tree/module.options"
 
 # 3. Build. ChampSim's Makefile starts python3 once per module directory and more; a python3 that
 # is a wrapper (pyenv shims) makes that take minutes, so the real interpreter is put first on PATH.
