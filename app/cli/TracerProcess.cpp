@@ -72,6 +72,20 @@ public:
     void endRegion() override {}
 };
 
+/// Why no trace was written when Valgrind ended on `signal`: it also ends that way when the
+/// traced program dies of an uncaught signal, so the message names both and, for SIGILL, the
+/// common cause under Valgrind.
+std::string killedMessage(int signal) {
+    std::string message = "the traced program or the tracer was killed by signal " +
+                          std::to_string(signal) + " (" + ::strsignal(signal) +
+                          "); no trace written";
+    if (signal == SIGILL)
+        message += ". Under Valgrind this usually means an instruction Valgrind 3.19 cannot run "
+                   "(its 'unhandled instruction bytes' lines above name it; rdtscp, for one, on a "
+                   "CPU that does not advertise it)";
+    return message;
+}
+
 } // namespace
 
 TracerProcess::TracerProcess(std::vector<std::string> command) : command_(std::move(command)) {
@@ -137,8 +151,7 @@ int TracerProcess::run(const TracerRegionSpec& spec, TracerStreamDecoder& decode
         while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
         }
         if (WIFSIGNALED(status))
-            throw runtimeFailure("the tracer was killed by signal " +
-                                 std::to_string(WTERMSIG(status)) + "; no trace written");
+            throw runtimeFailure(killedMessage(WTERMSIG(status)));
         if (!decoder.complete())
             throw runtimeFailure(
                 WIFEXITED(status) && WEXITSTATUS(status) == 127

@@ -798,6 +798,23 @@ int main(void) {
 
     // A full disk (a 64 KiB tmpfs in a private mount namespace): exit 1, an error that names the
     // file, and no output file left behind.
+    // A program that dies of SIGILL under the tracer (ud2, which Valgrind delivers as the CPU
+    // would): exit 1, an error naming the signal and the likely cause, and no trace.
+    void illegalInstructionIsAClearError() {
+        QString error;
+        const QString binary =
+            buildProgram("illegal", "int main(void) { __builtin_trap(); return 0; }\n", &error);
+        QVERIFY2(!binary.isEmpty(), qPrintable(error));
+        const QString out = path("illegal.ctrace");
+        const Run run = runConcorde({"trace", "-o", out, "--", binary});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("killed by signal 4 (Illegal instruction)") &&
+                     run.err.contains("unhandled instruction bytes") &&
+                     run.err.contains("no trace written"),
+                 qPrintable(run.err.right(600)));
+        QVERIFY2(!QFileInfo::exists(out), qPrintable(out + " exists"));
+    }
+
     void fullDiskIsAClearError() {
         const QString unshare = QStandardPaths::findExecutable("unshare");
         if (unshare.isEmpty())
