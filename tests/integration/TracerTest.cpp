@@ -796,8 +796,6 @@ int main(void) {
         }
     }
 
-    // A full disk (a 64 KiB tmpfs in a private mount namespace): exit 1, an error that names the
-    // file, and no output file left behind.
     // A program that dies of SIGILL under the tracer (ud2, which Valgrind delivers as the CPU
     // would): exit 1, an error naming the signal and the likely cause, and no trace.
     void illegalInstructionIsAClearError() {
@@ -815,6 +813,8 @@ int main(void) {
         QVERIFY2(!QFileInfo::exists(out), qPrintable(out + " exists"));
     }
 
+    // A full disk (a 64 KiB tmpfs in a private mount namespace): exit 1, an error that names the
+    // file, and no output file left behind.
     void fullDiskIsAClearError() {
         const QString unshare = QStandardPaths::findExecutable("unshare");
         if (unshare.isEmpty())
