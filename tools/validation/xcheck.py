@@ -328,11 +328,12 @@ class XCheck:
         self.module_key = ""
         if self.modules:
             files = [f for m in self.modules for f in sorted((HERE / "champsim-modules" / m).iterdir())]
-            # ... and by the core sources a module compiles (core-sources.txt), with their headers.
+            # ... and by the core sources a module compiles (core-sources.txt, read as
+            # build-champsim.sh reads it: blank lines and '#' lines skipped), with their headers.
             for listing in [f for f in files if f.name == "core-sources.txt"]:
-                for line in listing.read_text().splitlines():
-                    if line.strip() and not line.startswith("#"):
-                        source = REPO / "core" / line.strip()
+                for entry in (line.strip() for line in listing.read_text().splitlines()):
+                    if entry and not entry.startswith("#"):
+                        source = REPO / "core" / entry
                         files += [p for p in (source, source.with_suffix(".h")) if p.exists()]
             self.module_key = short_hash(b"".join(f.read_bytes() for f in files))
         cfg_path, configs = self.write_configs()
