@@ -74,10 +74,12 @@ void TrainCommand::declare(CLI::App& app) {
         ->check(wholeNumber(1, 64))
         ->capture_default_str();
     app.add_option("--output", output_,
-                   "what the networks predict: 'direct' (the CPI) or 'bottleneck_anchored' (a "
-                   "correction factor on the bottleneck resource's CPI)")
+                   "what the networks predict: 'direct' (the CPI), 'bottleneck_anchored' (a "
+                   "correction factor on the bottleneck resource's CPI) or 'min_bound_anchored' "
+                   "(a factor on the min-of-bounds CPI; evaluated on datasets only, not yet "
+                   "served from a database)")
         ->type_name("KIND")
-        ->check(CLI::IsMember({"direct", "bottleneck_anchored"}))
+        ->check(CLI::IsMember({"direct", "bottleneck_anchored", "min_bound_anchored"}))
         ->capture_default_str();
     app.add_flag("--first-member-centre", ensemble_.firstMemberCentre,
                  "member 0 trains on every program and is the prediction; the bootstrapped "
@@ -126,8 +128,9 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
     JobRunner runner(err, "train");
     ensemble_.output = CpiModel::parseOutput(output_, "--output");
     if (composed_.size() == 2) {
-        if (ensemble_.output != CpiOutput::Direct)
-            throw usageError("--composed predicts the CPI directly (--output direct)");
+        if (ensemble_.output == CpiOutput::BottleneckAnchored)
+            throw usageError("--composed cannot be anchored on the bottleneck CPI (--output "
+                             "direct or min_bound_anchored)");
         ensemble_.composedUnits = composed_[0];
         ensemble_.composedOutputs = composed_[1];
     }

@@ -26,8 +26,12 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
     for (const Mlp& member : model.members)
         if (member.composition() != model.members.front().composition())
             throw badInput("the ensemble's members disagree on their composition");
-    if (composed && model.output != CpiOutput::Direct)
-        throw badInput("a composed model predicts the CPI directly");
+    if (model.output == CpiOutput::MinBoundAnchored)
+        throw badInput("a model anchored on the min-of-bounds CPI cannot be predicted from "
+                       "precomputed tables: they do not carry the per-window bounds it needs "
+                       "(evaluate it on a dataset: concorde evaluate --dataset)");
+    if (composed && model.output == CpiOutput::BottleneckAnchored)
+        throw badInput("a composed model cannot be anchored on the bottleneck CPI");
     Eigen::Index stacked = 0;
     for (const Mlp& member : model.members)
         stacked += member.weights().front().rows();

@@ -25,7 +25,13 @@ double CpiModel::anchorCpi(std::span<const float> rawFeatures,
     return anchor;
 }
 
-Eigen::MatrixXf CpiModel::memberPredictions(const Eigen::MatrixXf& rawFeatures) const {
+Eigen::MatrixXf CpiModel::memberPredictions(const Eigen::MatrixXf& rawFeatures,
+                                            std::span<const double> minBoundCpis) const {
+    if (needsMinBoundCpi() && minBoundCpis.size() != static_cast<std::size_t>(rawFeatures.cols()))
+        throw usageError("a model anchored on the min-of-bounds CPI needs one such CPI per "
+                         "sample: " +
+                         std::to_string(minBoundCpis.size()) + " given for " +
+                         std::to_string(rawFeatures.cols()) + " samples");
     const Eigen::MatrixXf normalised = normalizer.apply(rawFeatures);
     Eigen::MatrixXf out(static_cast<Eigen::Index>(members.size()), rawFeatures.cols());
     for (std::size_t m = 0; m < members.size(); ++m)
@@ -33,18 +39,22 @@ Eigen::MatrixXf CpiModel::memberPredictions(const Eigen::MatrixXf& rawFeatures) 
     if (output == CpiOutput::BottleneckAnchored) {
         const std::vector<std::size_t> columns = anchorColumns();
         for (Eigen::Index j = 0; j < rawFeatures.cols(); ++j) {
-            const double anchor = anchorCpi(
-                std::span<const float>(rawFeatures.col(j).data(),
-                                       static_cast<std::size_t>(rawFeatures.rows())),
-                columns);
+            const double anchor =
+                anchorCpi(std::span<const float>(rawFeatures.col(j).data(),
+                                                 static_cast<std::size_t>(rawFeatures.rows())),
+                          columns);
             out.col(j) *= static_cast<float>(anchor);
         }
     }
+    if (output == CpiOutput::MinBoundAnchored)
+        for (Eigen::Index j = 0; j < rawFeatures.cols(); ++j)
+            out.col(j) *= static_cast<float>(minBoundCpis[static_cast<std::size_t>(j)]);
     return out;
 }
 
-std::vector<CpiBand> CpiModel::predictBands(const Eigen::MatrixXf& rawFeatures) const {
-    const Eigen::MatrixXf all = memberPredictions(rawFeatures);
+std::vector<CpiBand> CpiModel::predictBands(const Eigen::MatrixXf& rawFeatures,
+                                            std::span<const double> minBoundCpis) const {
+    const Eigen::MatrixXf all = memberPredictions(rawFeatures, minBoundCpis);
     std::vector<CpiBand> bands(static_cast<std::size_t>(all.cols()));
     std::vector<double> column(static_cast<std::size_t>(all.rows()));
     for (Eigen::Index j = 0; j < all.cols(); ++j) {
@@ -96,7 +106,15 @@ void CpiModel::check(const std::string& context) const {
 }
 
 std::string CpiModel::outputName(CpiOutput output) {
-    return output == CpiOutput::Direct ? "direct" : "bottleneck_anchored";
+    switch (output) {
+    case CpiOutput::Direct:
+        return "direct";
+    case CpiOutput::BottleneckAnchored:
+        return "bottleneck_anchored";
+    case CpiOutput::MinBoundAnchored:
+        return "min_bound_anchored";
+    }
+    return "direct";
 }
 
 CpiOutput CpiModel::parseOutput(const std::string& name, const std::string& context) {
@@ -104,8 +122,10 @@ CpiOutput CpiModel::parseOutput(const std::string& name, const std::string& cont
         return CpiOutput::Direct;
     if (name == "bottleneck_anchored")
         return CpiOutput::BottleneckAnchored;
+    if (name == "min_bound_anchored")
+        return CpiOutput::MinBoundAnchored;
     throw badInput(context + ": unknown model output '" + name +
-                   "' (known: direct, bottleneck_anchored)");
+                   "' (known: direct, bottleneck_anchored, min_bound_anchored)");
 }
 
 } // namespace concorde

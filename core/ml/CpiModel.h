@@ -22,6 +22,11 @@ enum class CpiOutput {
     /// network knows little, a factor near its training mean keeps the prediction tied to the
     /// analytical bound of this very configuration rather than to an average program.
     BottleneckAnchored,
+    /// A correction factor on the min-of-bounds CPI of the same configuration (the mean over
+    /// windows of the slowest resource's CPI): CPI = min-of-bounds × output. The anchor is not
+    /// a function of the feature vector, so the caller passes it (a dataset sample's
+    /// minBoundCpi); the block-precomputed path does not serve such a model yet.
+    MinBoundAnchored,
 };
 
 /// Everything needed to turn a raw feature vector into a CPI and its band: the layout the
@@ -59,16 +64,21 @@ struct CpiModel {
     CpiBand predictBand(std::span<const float> rawFeatures) const;
     /// Batch: raw features, one column per sample → mean CPIs.
     Eigen::VectorXf predict(const Eigen::MatrixXf& rawFeatures) const;
-    /// Batch: every member's CPI, members × samples.
-    Eigen::MatrixXf memberPredictions(const Eigen::MatrixXf& rawFeatures) const;
-    /// Batch: the mean and band of each sample.
-    std::vector<CpiBand> predictBands(const Eigen::MatrixXf& rawFeatures) const;
+    /// Batch: every member's CPI, members × samples. `minBoundCpis` (one per sample) is
+    /// required by a MinBoundAnchored model and ignored by the others.
+    Eigen::MatrixXf memberPredictions(const Eigen::MatrixXf& rawFeatures,
+                                      std::span<const double> minBoundCpis = {}) const;
+    /// Batch: the mean and band of each sample (`minBoundCpis` as for memberPredictions).
+    std::vector<CpiBand> predictBands(const Eigen::MatrixXf& rawFeatures,
+                                      std::span<const double> minBoundCpis = {}) const;
+    /// Whether predictions need the min-of-bounds CPI beside the features.
+    bool needsMinBoundCpi() const { return output == CpiOutput::MinBoundAnchored; }
 
     /// Throws a bad-input ConcordeError naming `context` if the parts disagree (widths, no
     /// member, members of different shapes, an anchored model whose layout has no resource block).
     void check(const std::string& context) const;
 
-    /// "direct" or "bottleneck_anchored".
+    /// "direct", "bottleneck_anchored" or "min_bound_anchored".
     static std::string outputName(CpiOutput output);
     /// The inverse; a bad-input error naming `context` for anything else.
     static CpiOutput parseOutput(const std::string& name, const std::string& context);

@@ -6,6 +6,7 @@
 #include "store/DatasetFile.h"
 #include "store/GridDescription.h"
 
+#include <cmath>
 #include <map>
 #include <random>
 #include <set>
@@ -24,6 +25,14 @@ Eigen::MatrixXf ModelTraining::featureMatrix(const std::vector<DatasetSample>& s
     return x;
 }
 
+std::vector<double> ModelTraining::minBoundCpis(const std::vector<DatasetSample>& samples) {
+    std::vector<double> out;
+    out.reserve(samples.size());
+    for (const DatasetSample& sample : samples)
+        out.push_back(sample.minBoundCpi);
+    return out;
+}
+
 AccuracyReport ModelTraining::evaluate(const CpiModel& model,
                                        const std::vector<DatasetSample>& samples) {
     AccuracyReport report;
@@ -34,7 +43,7 @@ AccuracyReport ModelTraining::evaluate(const CpiModel& model,
         throw badInput("the dataset's features are " + std::to_string(raw.rows()) +
                        " wide, the model expects " + std::to_string(model.layout.width()));
     const Eigen::MatrixXf normalised = model.normalizer.apply(raw);
-    const std::vector<CpiBand> bands = model.predictBands(raw);
+    const std::vector<CpiBand> bands = model.predictBands(raw, minBoundCpis(samples));
     Eigen::VectorXf linear;
     if (!model.linear.empty())
         linear = model.linear.predict(normalised);
@@ -225,6 +234,15 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
                 std::span<const float>(raw.col(j).data(), static_cast<std::size_t>(raw.rows())),
                 anchors));
     }
+    if (ensemble.output == CpiOutput::MinBoundAnchored)
+        for (std::size_t j = 0; j < trainSamples.size(); ++j) {
+            const double bound = trainSamples[j].minBoundCpi;
+            if (!std::isfinite(bound) || !(bound > 0))
+                throw badInput("a training sample of " + trainSamples[j].program +
+                               " has min-of-bounds CPI " + std::to_string(bound) +
+                               "; a model anchored on it needs a positive one");
+            memberTargets(static_cast<Eigen::Index>(j)) /= static_cast<float>(bound);
+        }
     // Every member of a composed ensemble has the same groups.
     const MlpComposition composition =
         ensemble.composedUnits > 0
@@ -287,9 +305,9 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
     // programs, which only measure it.
     nlohmann::json bandSet = "none";
     if (members > 1 && !testSamples.empty()) {
-        const BandCalibrationSet set =
-            bandCalibrationSet(result.model.memberPredictions(featureMatrix(testSamples)),
-                               testSamples, seen, kMinimumOutOfBagSamples);
+        const BandCalibrationSet set = bandCalibrationSet(
+            result.model.memberPredictions(featureMatrix(testSamples), minBoundCpis(testSamples)),
+            testSamples, seen, kMinimumOutOfBagSamples);
         // Out of bag, the centre is the unseen members' mean whatever the model's centre is.
         result.model.band = BandCalibration::fit(
             set.memberCpis, set.simulated, ensemble.bandCoverage, BandCalibration::kDefaultFloor,

@@ -95,6 +95,8 @@ public:
                                    const std::vector<DatasetSample>& samples);
     /// features × samples.
     static Eigen::MatrixXf featureMatrix(const std::vector<DatasetSample>& samples);
+    /// Each sample's min-of-bounds CPI, in order (the anchor of a MinBoundAnchored model).
+    static std::vector<double> minBoundCpis(const std::vector<DatasetSample>& samples);
 };
 
 } // namespace concorde

@@ -1053,6 +1053,84 @@ private slots:
         QVERIFY2(error.contains("members") && error.contains("model 'cpi'"), qPrintable(error));
     }
 
+    // Issue 17 item 4: a composed ensemble that predicts a factor on each sample's min-of-bounds
+    // CPI. Every member's CPI is that CPI times its network's output, a prediction without the
+    // anchor is refused rather than guessed, the output kind survives the database, and the
+    // precomputed tables, which have no per-window bounds, refuse the model by name.
+    void minBoundAnchoredEnsembleTraining() {
+        const auto output = file("min-bound.dataset");
+        DatasetBuilder::Options options;
+        options.samples = 80;
+        options.seed = 12;
+        options.holdOut = {"beta"};
+        options.jobs = 2;
+        options.windowSize = kDatasetWindow;
+        DatasetBuilder::fromTraces(traces(), tinyGrid(), output, options);
+        DatasetFile dataset = DatasetFile::openReadOnly(output);
+        TrainingOptions training;
+        training.hidden = {8};
+        training.maxEpochs = 10;
+        training.seed = 5;
+        ModelTraining::EnsembleOptions ensemble;
+        ensemble.members = 2;
+        ensemble.output = CpiOutput::MinBoundAnchored;
+        ensemble.composedUnits = 4;
+        ensemble.composedOutputs = 2;
+        const ModelTraining::Result result = ModelTraining::train({&dataset}, training, ensemble);
+        const CpiModel& model = result.model;
+        QVERIFY(model.needsMinBoundCpi());
+        QCOMPARE(model.metrics["ensemble"]["output"].get<std::string>(),
+                 std::string("min_bound_anchored"));
+
+        const std::vector<DatasetSample> samples = dataset.samples({"train", "test", "held_out"});
+        const Eigen::MatrixXf raw = ModelTraining::featureMatrix(samples);
+        const std::vector<double> bounds = ModelTraining::minBoundCpis(samples);
+        const Eigen::MatrixXf members = model.memberPredictions(raw, bounds);
+        const Eigen::MatrixXf normalised = model.normalizer.apply(raw);
+        for (std::size_t j = 0; j < samples.size(); ++j) {
+            const auto col = static_cast<Eigen::Index>(j);
+            QVERIFY(bounds[j] > 0);
+            for (std::size_t k = 0; k < 2; ++k) {
+                const double factor =
+                    model.members[k].predict(Eigen::VectorXf(normalised.col(col)));
+                const double expected = bounds[j] * factor;
+                // Float arithmetic, and softplus outputs far below 1 on this tiny training set.
+                QVERIFY(std::abs(members(static_cast<Eigen::Index>(k), col) - expected) <=
+                        1e-4 * expected);
+            }
+        }
+        // The accuracy report scores the anchored CPI: its mean error is that of these CPIs.
+        const std::vector<DatasetSample> test = dataset.samples({"test"});
+        const std::vector<CpiBand> bands = model.predictBands(ModelTraining::featureMatrix(test),
+                                                              ModelTraining::minBoundCpis(test));
+        double error = 0;
+        for (std::size_t j = 0; j < test.size(); ++j)
+            error += std::abs(bands[j].cpi / test[j].cpi - 1) / double(test.size());
+        QVERIFY(std::abs(ModelTraining::evaluate(model, test).meanRelativeError() - error) <= 1e-9);
+
+        ErrorKind kind = ErrorKind::BadInput;
+        QString error2 = errorOf([&] { model.memberPredictions(raw); }, &kind);
+        QVERIFY2(error2.contains("min-of-bounds"), qPrintable(error2));
+        QCOMPARE(kind, ErrorKind::Usage);
+
+        const auto path = file("min-bound.sqlite");
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(path);
+            db.writeModel(model);
+            db.close();
+        }
+        FeatureDatabase db = FeatureDatabase::openReadOnly(path);
+        const auto back = db.readModel();
+        QVERIFY(back.has_value() && back->output == CpiOutput::MinBoundAnchored);
+        const GridSeriesSource source(kernelBounds());
+        kind = ErrorKind::Usage;
+        const ParameterGrid grid(tinyGrid());
+        error2 = errorOf([&] { DatabasePredictor::precompute(*back, grid, source); }, &kind);
+        QVERIFY2(error2.contains("min-of-bounds") && error2.contains("evaluate --dataset"),
+                 qPrintable(error2));
+        QCOMPARE(kind, ErrorKind::BadInput);
+    }
+
     void linearBaselineRecoversLinearFunction() {
         const Eigen::MatrixXf x = randomMatrix(5, 40, 13);
         Eigen::VectorXd w(5);
