@@ -81,6 +81,12 @@ void TrainCommand::declare(CLI::App& app) {
         ->type_name("KIND")
         ->check(CLI::IsMember({"direct", "bottleneck_anchored", "min_bound_anchored"}))
         ->capture_default_str();
+    app.add_option("--floor", floor_,
+                   "'bottleneck': no member predicts a CPI below the bottleneck CPI (the CPI the "
+                   "slowest resource alone gives, a lower bound of the simulated one); 'none'")
+        ->type_name("KIND")
+        ->check(CLI::IsMember({"bottleneck", "none"}))
+        ->capture_default_str();
     app.add_flag("--first-member-centre", ensemble_.firstMemberCentre,
                  "member 0 trains on every program and is the prediction; the bootstrapped "
                  "members only set the band (default: the members' mean)");
@@ -127,6 +133,7 @@ int TrainCommand::run(std::ostream& out, std::ostream& err) {
     const auto started = std::chrono::steady_clock::now();
     JobRunner runner(err, "train");
     ensemble_.output = CpiModel::parseOutput(output_, "--output");
+    ensemble_.bottleneckFloor = floor_ == "bottleneck";
     if (composed_.size() == 2) {
         if (ensemble_.output == CpiOutput::BottleneckAnchored)
             throw usageError("--composed cannot be anchored on the bottleneck CPI (--output "

@@ -23,6 +23,7 @@ private:
     TrainingOptions options_;
     ModelTraining::EnsembleOptions ensemble_;
     std::string output_ = "direct";
+    std::string floor_ = "bottleneck";
     std::vector<int> composed_; ///< --composed UNITS,OUTPUTS
     bool json_ = false;
 };

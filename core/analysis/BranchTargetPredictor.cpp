@@ -103,6 +103,14 @@ void BranchTargetPredictor::reset() {
     clock_ = 0;
 }
 
+const BranchTargetPredictor::BtbEntry* BranchTargetPredictor::findBtb(std::uint64_t pc) const {
+    const BtbEntry* set = &btb_[setOf(pc, btbSets_) * spec_.btbWays];
+    for (std::uint32_t w = 0; w < spec_.btbWays; ++w)
+        if (set[w].pc == pc)
+            return &set[w];
+    return nullptr;
+}
+
 BranchTargetPredictor::BtbEntry& BranchTargetPredictor::lookupBtb(std::uint64_t pc, bool& hit) {
     BtbEntry* set = &btb_[setOf(pc, btbSets_) * spec_.btbWays];
     BtbEntry* victim = set;
@@ -120,17 +128,36 @@ BranchTargetPredictor::BtbEntry& BranchTargetPredictor::lookupBtb(std::uint64_t 
     return *victim;
 }
 
-std::uint64_t BranchTargetPredictor::predictIndirect(std::uint64_t pc, std::uint64_t fallback,
-                                                     std::uint64_t target) {
-    // The history: the last indirectHistory targets, oldest to newest, hashed in order so the
-    // same targets in another order are another context.
+std::uint64_t BranchTargetPredictor::historyHash() const {
+    // The last indirectHistory targets, oldest to newest, hashed in order so the same targets in
+    // another order are another context.
     std::uint64_t history = 0;
     const auto length = static_cast<std::uint32_t>(targetHistory_.size());
     for (std::uint32_t k = 0; k < length; ++k)
         history = mix(history ^ targetHistory_[(historyHead_ + k) % length]);
+    return history;
+}
+
+std::size_t BranchTargetPredictor::indirectSet(std::uint64_t pc, std::uint64_t history) const {
     const std::uint64_t key = mix(pc ^ mix(history));
-    IndirectEntry* set =
-        &indirect_[static_cast<std::size_t>(key % indirectSets_) * spec_.indirectWays];
+    return static_cast<std::size_t>(key % indirectSets_) * spec_.indirectWays;
+}
+
+std::uint64_t BranchTargetPredictor::predictIndirect(std::uint64_t pc,
+                                                     std::uint64_t fallback) const {
+    const std::uint64_t history = historyHash();
+    const IndirectEntry* set = &indirect_[indirectSet(pc, history)];
+    for (std::uint32_t w = 0; w < spec_.indirectWays; ++w)
+        if (set[w].pc == pc && set[w].history == history)
+            return set[w].target;
+    return fallback;
+}
+
+void BranchTargetPredictor::trainIndirect(std::uint64_t pc, std::uint64_t target) {
+    if (indirectSets_ == 0) // perfect: no table, no history
+        return;
+    const std::uint64_t history = historyHash();
+    IndirectEntry* set = &indirect_[indirectSet(pc, history)];
     IndirectEntry* entry = nullptr;
     IndirectEntry* victim = set;
     for (std::uint32_t w = 0; w < spec_.indirectWays; ++w) {
@@ -139,43 +166,71 @@ std::uint64_t BranchTargetPredictor::predictIndirect(std::uint64_t pc, std::uint
         if (set[w].lastUse < victim->lastUse)
             victim = &set[w];
     }
-    const std::uint64_t predicted = entry ? entry->target : fallback;
     if (!entry)
         entry = victim;
     *entry = IndirectEntry{pc, history, target, ++clock_};
+    const auto length = static_cast<std::uint32_t>(targetHistory_.size());
     if (length > 0) {
         targetHistory_[historyHead_] = target;
         historyHead_ = (historyHead_ + 1) % length;
     }
-    return predicted;
 }
 
-TargetOutcome BranchTargetPredictor::predictAndUpdate(const TraceRecord& r) {
-    if (!r.isBranch() || !r.taken)
-        return TargetOutcome::Correct;
+TargetPrediction BranchTargetPredictor::predict(std::uint64_t pc, BranchKind kind,
+                                                CallType call) const {
+    TargetPrediction p;
+    if (kind == BranchKind::None)
+        return p;
+    const BtbEntry* entry = btbSets_ > 0 ? findBtb(pc) : nullptr;
+    p.btbHit = btbSets_ == 0 || entry != nullptr;
+    p.target = entry ? entry->target : 0; // the BTB's last target (0: none)
+    const bool indirectCall =
+        kind == BranchKind::Call &&
+        (call == CallType::Indirect ||
+         (call == CallType::Unknown && entry != nullptr && entry->indirectCall));
+    if (kind == BranchKind::Indirect || indirectCall) {
+        if (indirectSets_ > 0) {
+            p.checked = true;
+            p.target = predictIndirect(pc, p.target);
+        }
+    } else if (kind == BranchKind::Call) {
+        p.checked = entry != nullptr; // a direct call's target is its last one
+    } else if (kind == BranchKind::Return && !ras_.empty()) {
+        const auto size = static_cast<std::uint32_t>(ras_.size());
+        p.checked = true;
+        p.target = ras_[(rasTop_ + size - 1) % size];
+    }
+    return p;
+}
+
+void BranchTargetPredictor::update(std::uint64_t pc, BranchKind kind, bool taken,
+                                   std::uint64_t target, std::uint64_t returnAddress,
+                                   CallType call) {
+    if (kind == BranchKind::None || !taken)
+        return;
     bool hit = true;
     std::uint64_t lastTarget = 0; // the BTB's target before this branch (0: none)
     BtbEntry* entry = nullptr;
     if (btbSets_ > 0) {
-        entry = &lookupBtb(r.pc, hit);
+        entry = &lookupBtb(pc, hit);
         lastTarget = hit ? entry->target : 0;
-        entry->target = r.branchTarget;
+        entry->target = target;
     }
-    bool wrongTarget = false;
-    switch (r.branchKind) {
+    switch (kind) {
     case BranchKind::Call:
-        if (entry && hit && entry->indirectCall) {
-            if (indirectSets_ > 0)
-                wrongTarget = predictIndirect(r.pc, lastTarget, r.branchTarget) != r.branchTarget;
-        } else if (entry && hit && lastTarget != r.branchTarget) {
+        if (call == CallType::Indirect) {
+            if (entry)
+                entry->indirectCall = true;
+            trainIndirect(pc, target);
+        } else if (call == CallType::Unknown && entry && hit && entry->indirectCall) {
+            trainIndirect(pc, target);
+        } else if (call == CallType::Unknown && entry && hit && lastTarget != target) {
             // Only an indirect call changes target: from now on the indirect table predicts it.
-            wrongTarget = true;
             entry->indirectCall = true;
-            if (indirectSets_ > 0)
-                predictIndirect(r.pc, lastTarget, r.branchTarget);
+            trainIndirect(pc, target);
         }
         if (!ras_.empty()) {
-            ras_[rasTop_] = r.pc + r.size;
+            ras_[rasTop_] = returnAddress;
             rasTop_ = (rasTop_ + 1) % static_cast<std::uint32_t>(ras_.size());
         }
         break;
@@ -183,19 +238,22 @@ TargetOutcome BranchTargetPredictor::predictAndUpdate(const TraceRecord& r) {
         if (!ras_.empty()) {
             const auto size = static_cast<std::uint32_t>(ras_.size());
             rasTop_ = (rasTop_ + size - 1) % size;
-            wrongTarget = ras_[rasTop_] != r.branchTarget;
         }
         break;
     case BranchKind::Indirect:
-        if (indirectSets_ > 0)
-            wrongTarget = predictIndirect(r.pc, lastTarget, r.branchTarget) != r.branchTarget;
+        trainIndirect(pc, target);
         break;
     default:
         break;
     }
-    if (wrongTarget)
-        return TargetOutcome::Mispredicted;
-    return hit ? TargetOutcome::Correct : TargetOutcome::BtbMiss;
+}
+
+TargetOutcome BranchTargetPredictor::predictAndUpdate(const TraceRecord& r) {
+    if (!r.isBranch() || !r.taken)
+        return TargetOutcome::Correct;
+    const TargetPrediction prediction = predict(r.pc, r.branchKind);
+    update(r.pc, r.branchKind, true, r.branchTarget, r.pc + r.size);
+    return prediction.outcomeFor(r.branchTarget);
 }
 
 std::vector<std::uint8_t> BranchTargetPredictor::saveState() const {

@@ -55,8 +55,9 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
     const Eigen::MatrixXf scaled = w1 * normalizer.scale().asDiagonal();
     bias_ = b1 - scaled * normalizer.mean();
     anchored_ = model.output == CpiOutput::BottleneckAnchored;
+    floored_ = model.bottleneckFloor;
     const std::vector<std::size_t> anchors =
-        anchored_ ? model.anchorColumns() : std::vector<std::size_t>{};
+        model.usesBottleneckCpi() ? model.anchorColumns() : std::vector<std::size_t>{};
     Eigen::VectorXf rawCentroid = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(layout.width()));
     const std::vector<InputConstraint>& constraints = model.members.front().inputConstraints();
     for (const Mlp& member : model.members)
@@ -101,8 +102,17 @@ BlockPrecomputedMlp::BlockPrecomputedMlp(const CpiModel& model, const ParameterG
         b.table = slice * features;
         rawCentroid.segment(static_cast<Eigen::Index>(block.offset), columns) =
             features.rowwise().mean();
-        if (anchorColumn)
-            b.anchor = features.row(static_cast<Eigen::Index>(*anchorColumn)).transpose();
+        if (anchorColumn) {
+            Eigen::MatrixXf anchor = features.row(static_cast<Eigen::Index>(*anchorColumn));
+            // A floor must not rise as the core grows, or it would make a monotone model
+            // non-monotone: the down-set minimum (a resource-alone CPI is NonDecreasing in the
+            // envelope's terms), which stays below the bound it repairs.
+            if (floored_) {
+                const std::vector<InputConstraint> rising{InputConstraint::NonDecreasing};
+                MonotoneEnvelope::apply(block.params, grid_, rising, anchor);
+            }
+            b.anchor = anchor.row(0).transpose();
+        }
         if (composed)
             b.group = model.members.front().composition().inputGroup[block.offset];
         blocks_.push_back(std::move(b));
@@ -281,7 +291,7 @@ float BlockPrecomputedMlp::firstLayer(const CoreConfig& config, float* out) cons
     }
     for (const Tail& tail : tails_)
         Mlp::activateHidden(h.segment(tail.row, tail.rows), tail.monotone);
-    return anchored_ ? anchor : 1.0f;
+    return anchor;
 }
 
 Eigen::MatrixXf BlockPrecomputedMlp::memberCpis(std::span<const CoreConfig> configs) const {
@@ -290,6 +300,7 @@ Eigen::MatrixXf BlockPrecomputedMlp::memberCpis(std::span<const CoreConfig> conf
     Eigen::RowVectorXf anchor(n);
     for (Eigen::Index i = 0; i < n; ++i)
         anchor(i) = firstLayer(configs[static_cast<std::size_t>(i)], first.col(i).data());
+    const Eigen::RowVectorXf factor = anchored_ ? anchor : Eigen::RowVectorXf::Ones(n);
     Eigen::MatrixXf out(static_cast<Eigen::Index>(tails_.size()), n);
     for (std::size_t m = 0; m < tails_.size(); ++m) {
         const Tail& tail = tails_[m];
@@ -304,7 +315,10 @@ Eigen::MatrixXf BlockPrecomputedMlp::memberCpis(std::span<const CoreConfig> conf
                 a = z.unaryExpr([](float x) { return Mlp::softplus(x); });
             }
         }
-        out.row(static_cast<Eigen::Index>(m)) = a.row(0).cwiseProduct(anchor);
+        out.row(static_cast<Eigen::Index>(m)) = a.row(0).cwiseProduct(factor);
+        if (floored_)
+            out.row(static_cast<Eigen::Index>(m)) =
+                out.row(static_cast<Eigen::Index>(m)).cwiseMax(anchor);
     }
     return out;
 }
@@ -349,7 +363,8 @@ void BlockPrecomputedMlp::memberCpis(const CoreConfig& config, double* out) cons
                 a = z;
             }
         }
-        out[m] = static_cast<double>(Mlp::softplus(z(0)) * anchor);
+        const float cpi = Mlp::softplus(z(0)) * (anchored_ ? anchor : 1.0f);
+        out[m] = static_cast<double>(floored_ ? std::max(cpi, anchor) : cpi);
     }
 }
 

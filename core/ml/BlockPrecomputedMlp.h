@@ -71,7 +71,8 @@ private:
     };
     /// Grid index of every parameter of `config` (throws when off-grid).
     std::array<std::size_t, kParamCount> gridIndices(const CoreConfig& config) const;
-    /// The stacked first layer after ReLU into `out`; returns the anchor CPI (1 if unanchored).
+    /// The stacked first layer after ReLU into `out`; returns the bottleneck CPI (1e-3 when
+    /// the model uses none).
     float firstLayer(const CoreConfig& config, float* out) const;
     /// Every member's CPI for one configuration into `out` (members() values).
     void memberCpis(const CoreConfig& config, double* out) const;
@@ -88,6 +89,7 @@ private:
     Eigen::VectorXf bias_; ///< b1 − W1·(scale ⊙ mean), stacked
     std::vector<Tail> tails_;
     bool anchored_ = false;
+    bool floored_ = false;         ///< CpiModel::bottleneckFloor
     float constantAnchor_ = 1e-3f; ///< anchor columns of blocks without parameters
     BandCalibration band_;
     Eigen::VectorXf centroid_;

@@ -36,19 +36,22 @@ Eigen::MatrixXf CpiModel::memberPredictions(const Eigen::MatrixXf& rawFeatures,
     Eigen::MatrixXf out(static_cast<Eigen::Index>(members.size()), rawFeatures.cols());
     for (std::size_t m = 0; m < members.size(); ++m)
         out.row(static_cast<Eigen::Index>(m)) = members[m].predict(normalised).transpose();
-    if (output == CpiOutput::BottleneckAnchored) {
-        const std::vector<std::size_t> columns = anchorColumns();
-        for (Eigen::Index j = 0; j < rawFeatures.cols(); ++j) {
-            const double anchor =
-                anchorCpi(std::span<const float>(rawFeatures.col(j).data(),
-                                                 static_cast<std::size_t>(rawFeatures.rows())),
-                          columns);
-            out.col(j) *= static_cast<float>(anchor);
-        }
-    }
     if (output == CpiOutput::MinBoundAnchored)
         for (Eigen::Index j = 0; j < rawFeatures.cols(); ++j)
             out.col(j) *= static_cast<float>(minBoundCpis[static_cast<std::size_t>(j)]);
+    if (usesBottleneckCpi()) {
+        const std::vector<std::size_t> columns = anchorColumns();
+        for (Eigen::Index j = 0; j < rawFeatures.cols(); ++j) {
+            const auto anchor = static_cast<float>(
+                anchorCpi(std::span<const float>(rawFeatures.col(j).data(),
+                                                 static_cast<std::size_t>(rawFeatures.rows())),
+                          columns));
+            if (output == CpiOutput::BottleneckAnchored)
+                out.col(j) *= anchor;
+            if (bottleneckFloor)
+                out.col(j) = out.col(j).cwiseMax(anchor);
+        }
+    }
     return out;
 }
 
@@ -101,8 +104,9 @@ void CpiModel::check(const std::string& context) const {
     if (!linear.empty() && linear.features() != width)
         throw badInput(context + ": the linear baseline has " + std::to_string(linear.features()) +
                        " weights, the layout " + std::to_string(width) + " features");
-    if (output == CpiOutput::BottleneckAnchored && anchorColumns().empty())
-        throw badInput(context + ": an anchored model needs resource blocks in its layout");
+    if (usesBottleneckCpi() && anchorColumns().empty())
+        throw badInput(context + ": a model anchored or floored on the bottleneck CPI needs "
+                                 "resource blocks in its layout");
 }
 
 std::string CpiModel::outputName(CpiOutput output) {

@@ -40,6 +40,14 @@ struct CpiModel {
     FeatureNormalizer normalizer;
     std::vector<Mlp> members;
     CpiOutput output = CpiOutput::Direct;
+    /// Each member's CPI is at least the bottleneck CPI (anchorCpi), the CPI the region would
+    /// have if its slowest resource alone limited it over the whole region: a lower bound of the
+    /// simulated CPI (on the shipped file's labels the simulated CPI is never below 0.989 of it),
+    /// which a network trained on other programs can otherwise undercut. The maximum of two
+    /// monotone CPIs is monotone, so the floor keeps a monotone model monotone (the precomputed
+    /// tables make the bound itself monotone, MonotoneEnvelope). Off in models before
+    /// 2026-11-29.
+    bool bottleneckFloor = false;
     BandCalibration band;
     /// Where the training programs lie, for the per-region out-of-distribution score (empty
     /// in models before issue 17).
@@ -57,6 +65,10 @@ struct CpiModel {
     /// precomputation can carry it.
     static double anchorCpi(std::span<const float> rawFeatures,
                             std::span<const std::size_t> columns);
+    /// Whether predictions need the bottleneck CPI (anchored or floored models).
+    bool usesBottleneckCpi() const {
+        return output == CpiOutput::BottleneckAnchored || bottleneckFloor;
+    }
 
     /// Mean CPI of the members on raw features (width = layout.width()).
     double predict(std::span<const float> rawFeatures) const;

@@ -206,6 +206,7 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
     Result result;
     result.model.layout = layout;
     result.model.output = ensemble.output;
+    result.model.bottleneckFloor = ensemble.bottleneckFloor;
     const Eigen::MatrixXf raw = featureMatrix(trainSamples);
     Eigen::VectorXf targets(raw.cols());
     for (std::size_t j = 0; j < trainSamples.size(); ++j)
@@ -334,6 +335,7 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
     m["ensemble"] = {
         {"members", members},
         {"output", CpiModel::outputName(ensemble.output)},
+        {"floor", ensemble.bottleneckFloor ? "bottleneck" : "none"},
         {"bootstrap", members == 1                 ? "none"
                       : ensemble.firstMemberCentre ? "programs (member 0: all, the centre)"
                                                    : "programs"},

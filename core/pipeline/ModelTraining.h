@@ -41,6 +41,8 @@ public:
         /// monotone; the shipped model uses the mean.
         bool firstMemberCentre = false;
         CpiOutput output = CpiOutput::Direct;
+        /// CpiModel::bottleneckFloor: no member predicts below the bottleneck CPI.
+        bool bottleneckFloor = false;
         /// Monotone networks (MonotoneConstraints): a larger resource never raises the CPI.
         bool monotone = false;
         /// Composed networks (MlpComposition) when composedUnits > 0: each group of blocks that

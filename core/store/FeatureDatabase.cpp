@@ -715,6 +715,8 @@ std::int64_t FeatureDatabase::writeModel(const CpiModel& model) {
                             {"band", model.band.toJson()}};
     if (!model.ood.empty())
         metrics["structure"]["ood"] = model.ood.toJson();
+    if (model.bottleneckFloor)
+        metrics["structure"]["floor"] = "bottleneck";
     const auto weights = Mlp::ensembleToBlob(model.members);
     SqliteTransaction transaction(*connection_);
     auto remove = connection_->prepare("DELETE FROM models WHERE name = ?1", "replacing a model");
@@ -768,6 +770,13 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
                 throw badInput(
                     what + ": the structure names " + std::to_string(structure.count("members")) +
                     " members, the weights hold " + std::to_string(model.members.size()));
+            if (structure.has("floor")) {
+                const std::string floor = structure.string("floor");
+                if (floor != "bottleneck" && floor != "none")
+                    throw badInput(what + ": unknown floor '" + floor +
+                                   "' (known: bottleneck, none)");
+                model.bottleneckFloor = floor == "bottleneck";
+            }
             if (structure.has("ood"))
                 model.ood = OutOfDistributionScore::fromJson(structure.value("ood"),
                                                              model.layout.width(), what);

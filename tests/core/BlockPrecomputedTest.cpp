@@ -295,6 +295,48 @@ private slots:
         QVERIFY2(rawRises > steps / 20, "the synthetic features should break a bare network");
     }
 
+    // The bottleneck floor (CpiModel::bottleneckFloor): the member's CPI is at least the
+    // bottleneck CPI, which the tables make monotone first (a down-set minimum, so never above
+    // the raw one). The synthetic features are random per combination, so the raw bottleneck
+    // CPI rises toward bigger cores all the time and binds almost everywhere: the floored
+    // tables must still never rise, lie between the unfloored tables and the larger of those
+    // and the raw bottleneck CPI, and move predictions.
+    void bottleneckFloorIsMonotoneAndBelowTheRawBound() {
+        const FeatureLayout layout = FeatureLayout::standard(4);
+        const ParameterGrid grid = smallGrid();
+        std::mt19937_64 rng(17);
+        Mlp member({static_cast<int>(layout.width()), 32, 16, 1}, 21);
+        member.makeMonotone(MonotoneConstraints::forLayout(layout));
+        CpiModel unfloored = modelOf(layout, normalizerOn(layout, grid, rng), {member});
+        CpiModel floored = unfloored;
+        floored.bottleneckFloor = true;
+        floored.check("test");
+        const std::vector<std::size_t> anchors = floored.anchorColumns();
+        const BlockPrecomputedMlp fast(floored, grid, syntheticFeatures);
+        const BlockPrecomputedMlp fastUnfloored(unfloored, grid, syntheticFeatures);
+        const auto rawBottleneck = [&](const CoreConfig& config) {
+            const Eigen::VectorXf raw = fullVector(layout, config);
+            return CpiModel::anchorCpi(
+                std::span<const float>(raw.data(), static_cast<std::size_t>(raw.size())), anchors);
+        };
+        std::size_t raised = 0;
+        for (int i = 0; i < 300; ++i) {
+            const CoreConfig config = randomOnGrid(grid, rng);
+            const double cpi = fast.predict(config);
+            const double below = fastUnfloored.predict(config);
+            const double above = std::max(below, rawBottleneck(config));
+            QVERIFY2(cpi >= below * (1 - 1e-6) && cpi <= above * (1 + 1e-6),
+                     qPrintable(QString("%1 not in [%2, %3]").arg(cpi).arg(below).arg(above)));
+            raised += cpi > below * 1.01;
+        }
+        QVERIFY2(raised > 150, qPrintable(QString::number(raised)));
+        const auto [steps, worst, rawRises] = sweepTowardBiggerCores(
+            grid, rng, 40, [&](const CoreConfig& c) { return fast.predict(c); }, rawBottleneck);
+        QVERIFY(steps > 500);
+        QVERIFY2(worst <= 1e-6, qPrintable(QString::number(worst)));
+        QVERIFY2(rawRises > steps / 20, "the raw bottleneck CPI should rise toward bigger cores");
+    }
+
     // The isotonic repair: on one axis it is pool-adjacent-violators (each out-of-order run is
     // replaced by its mean), it leaves monotone values alone, and on a two-parameter lattice
     // with random values its result is monotone along both axes and closer to the input than

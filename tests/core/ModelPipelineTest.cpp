@@ -1131,6 +1131,73 @@ private slots:
         QCOMPARE(kind, ErrorKind::BadInput);
     }
 
+    // The bottleneck floor from training to the database: every member's CPI is the larger of
+    // its network's CPI and the bottleneck CPI, the metrics say so, the flag survives a round
+    // trip, and an unknown floor in a stored model is refused by name.
+    void bottleneckFloorFromTrainingToTheDatabase() {
+        const auto output = file("floor.dataset");
+        DatasetBuilder::Options options;
+        options.samples = 60;
+        options.seed = 13;
+        options.jobs = 2;
+        options.windowSize = kDatasetWindow;
+        DatasetBuilder::fromTraces(traces(), tinyGrid(), output, options);
+        DatasetFile dataset = DatasetFile::openReadOnly(output);
+        TrainingOptions training;
+        training.hidden = {8};
+        training.maxEpochs = 5;
+        training.seed = 4;
+        ModelTraining::EnsembleOptions ensemble;
+        ensemble.members = 2;
+        ensemble.bottleneckFloor = true;
+        const CpiModel model = ModelTraining::train({&dataset}, training, ensemble).model;
+        QVERIFY(model.bottleneckFloor);
+        QCOMPARE(model.metrics["ensemble"]["floor"].get<std::string>(), std::string("bottleneck"));
+        CpiModel unfloored = model;
+        unfloored.bottleneckFloor = false;
+        const std::vector<DatasetSample> samples = dataset.samples({"train", "test", "held_out"});
+        const Eigen::MatrixXf raw = ModelTraining::featureMatrix(samples);
+        const Eigen::MatrixXf floored = model.memberPredictions(raw);
+        const Eigen::MatrixXf free = unfloored.memberPredictions(raw);
+        const auto anchors = model.anchorColumns();
+        std::size_t bound = 0;
+        for (Eigen::Index j = 0; j < raw.cols(); ++j) {
+            const double anchor = CpiModel::anchorCpi(
+                std::span<const float>(raw.col(j).data(), static_cast<std::size_t>(raw.rows())),
+                anchors);
+            for (Eigen::Index k = 0; k < 2; ++k) {
+                QCOMPARE(double(floored(k, j)),
+                         std::max(double(free(k, j)), double(float(anchor))));
+                bound += free(k, j) < anchor;
+            }
+        }
+        qInfo("the floor bound %zu of %zu member predictions", bound, std::size_t(2 * raw.cols()));
+
+        const auto path = file("floor.sqlite");
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(path);
+            db.writeModel(model);
+            db.writeModel([&] {
+                CpiModel other = unfloored;
+                other.name = "free";
+                return other;
+            }());
+            db.close();
+        }
+        {
+            FeatureDatabase db = FeatureDatabase::openReadOnly(path);
+            QVERIFY(db.readModel("cpi")->bottleneckFloor);
+            QVERIFY(!db.readModel("free")->bottleneckFloor);
+        }
+        QCOMPARE(rawExec(path, "UPDATE models SET metrics_json = json_set(metrics_json, "
+                               "'$.structure.floor', 'ceiling') WHERE name = 'cpi'"),
+                 std::string());
+        FeatureDatabase db = FeatureDatabase::openReadOnly(path);
+        const QString error = errorOf([&] { db.readModel("cpi"); });
+        QVERIFY2(error.contains("unknown floor 'ceiling'") && error.contains("model 'cpi'"),
+                 qPrintable(error));
+    }
+
     void linearBaselineRecoversLinearFunction() {
         const Eigen::MatrixXf x = randomMatrix(5, 40, 13);
         Eigen::VectorXd w(5);
