@@ -27,6 +27,9 @@ PACKAGES=(
   g++-12 clang-14
   # interpreters and JITs
   php-cli ruby luajit nodejs
+  # more interpreters: Prolog (swipl); GNU R through littler's r, which embeds R in one process
+  # (Rscript execs the R shell script, which Valgrind cannot follow; r-base-core comes with littler)
+  swi-prolog-core littler
   # embedded key-value stores
   kyotocabinet-utils tokyocabinet-bin lmdb-utils
   # compressors
@@ -35,8 +38,11 @@ PACKAGES=(
   x265 vpx-tools vorbis-tools opus-tools libjpeg-turbo-progs webp
   # image and rendering
   povray imagemagick graphviz librsvg2-bin
-  # game-tree search
-  gnugo fairy-stockfish
+  # game-tree search (hoichess reads its positions from a command file; gnuchess only from stdin)
+  gnugo fairy-stockfish hoichess
+  # SAT and SMT solvers (cadical: a conflict limit gives a fixed run and exit code 0; minisat
+  # always exits 10 or 20)
+  cadical z3
   # scientific and floating point
   lammps glpk-utils ngspice
   # more floating-point-dominated programs: molecular dynamics, finite elements, dense linear
@@ -44,11 +50,11 @@ PACKAGES=(
   # gives numpy OpenBLAS instead and its counts change), audio DSP, FDTD electromagnetics
   gromacs calculix-ccx python3-numpy libblas3 liblapack3 sox meep
   # bioinformatics
-  hmmer bwa clustalo
-  # XML and text
-  xsltproc libxml2-utils jq grep sed
-  # crypto and networking
-  openssl openssh-client tcpdump
+  hmmer bwa clustalo ncbi-blast+
+  # XML and text; document conversion (pandoc, Haskell) and typesetting (troff of groff-base)
+  xsltproc libxml2-utils jq grep sed pandoc groff-base
+  # crypto and networking (tshark: Wireshark's dissectors, reading a file as root needs no setup)
+  openssl openssh-client tcpdump tshark
 )
 
 exec bash "$(dirname "$0")/apt-install-missing.sh" install-workload-deps "${PACKAGES[@]}"
