@@ -259,9 +259,9 @@ TargetOutcome BranchTargetPredictor::predictAndUpdate(const TraceRecord& r) {
 std::vector<std::uint8_t> BranchTargetPredictor::saveState() const {
     std::vector<std::uint8_t> out;
     varint::put(out, kStateVersion);
-    for (const std::uint32_t field : {spec_.btbEntries, spec_.btbWays, spec_.rasEntries,
-                                      spec_.indirectEntries, spec_.indirectWays,
-                                      spec_.indirectHistory})
+    for (const std::uint32_t field :
+         {spec_.btbEntries, spec_.btbWays, spec_.rasEntries, spec_.indirectEntries,
+          spec_.indirectWays, spec_.indirectHistory})
         varint::put(out, field);
     const auto signedDelta = [](std::uint64_t value, std::uint64_t from) {
         return varint::zigzag(static_cast<std::int64_t>(value - from));
@@ -292,12 +292,11 @@ std::vector<std::uint8_t> BranchTargetPredictor::saveState() const {
     for (std::size_t i = 0; i < indirect_.size(); ++i)
         if (indirect_[i].pc != kEmpty)
             order.push_back(i);
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) {
-                  // One PC has an entry per history.
-                  return indirect_[a].pc != indirect_[b].pc ? indirect_[a].pc < indirect_[b].pc
-                                                            : indirect_[a].history < indirect_[b].history;
-              });
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        // One PC has an entry per history.
+        return indirect_[a].pc != indirect_[b].pc ? indirect_[a].pc < indirect_[b].pc
+                                                  : indirect_[a].history < indirect_[b].history;
+    });
     varint::put(out, order.size());
     previous = 0;
     for (const std::size_t i : order) {

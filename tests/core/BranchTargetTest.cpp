@@ -402,10 +402,10 @@ private slots:
                                         .arg(outcomes[TargetOutcome::Mispredicted])));
             QVERIFY2(bytes.size() < 16 * (spec.btbEntries + spec.indirectEntries) + 200,
                      qPrintable(QString::number(bytes.size())));
-            for (const std::size_t cut : {std::size_t(0), std::size_t(2), bytes.size() / 2,
-                                          bytes.size() - 1})
-                QVERIFY_THROWS_EXCEPTION(
-                    ConcordeError, BranchTargetPredictor::restoreState(std::span(bytes).first(cut)));
+            for (const std::size_t cut :
+                 {std::size_t(0), std::size_t(2), bytes.size() / 2, bytes.size() - 1})
+                QVERIFY_THROWS_EXCEPTION(ConcordeError, BranchTargetPredictor::restoreState(
+                                                            std::span(bytes).first(cut)));
         }
         // A cold predictor saves and restores as cold.
         const BranchTargetPredictor cold;
