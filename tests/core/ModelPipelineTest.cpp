@@ -197,6 +197,20 @@ class ModelPipelineTest : public QObject {
         return dir_.filePath(QString::fromLatin1(name)).toStdString();
     }
 
+    /// A dataset of `samples` draws from the test traces on the tiny grid, written to `name`
+    /// (the programs in `holdOut` are held out), opened read-only.
+    DatasetFile tinyDataset(const char* name, std::size_t samples, std::uint64_t seed,
+                            std::vector<std::string> holdOut = {}) {
+        DatasetBuilder::Options options;
+        options.samples = samples;
+        options.seed = seed;
+        options.holdOut = std::move(holdOut);
+        options.jobs = 2;
+        options.windowSize = kDatasetWindow;
+        DatasetBuilder::fromTraces(traces(), tinyGrid(), file(name), options);
+        return DatasetFile::openReadOnly(file(name));
+    }
+
     /// Two programs written with TraceWriter: alpha with four regions (region 3 is a "test"
     /// region), beta with three; about 4–6k measured instructions per region.
     std::vector<std::filesystem::path> traces() {
@@ -966,16 +980,7 @@ private slots:
     // fitted quantile), every member's CPI is the bottleneck CPI times its factor, and the
     // ensemble survives a round trip through the database.
     void anchoredEnsembleTraining() {
-        const auto inputs = traces();
-        const auto output = file("ensemble.dataset");
-        DatasetBuilder::Options options;
-        options.samples = 80;
-        options.seed = 11;
-        options.holdOut = {"beta"};
-        options.jobs = 2;
-        options.windowSize = kDatasetWindow;
-        DatasetBuilder::fromTraces(inputs, tinyGrid(), output, options);
-        DatasetFile dataset = DatasetFile::openReadOnly(output);
+        DatasetFile dataset = tinyDataset("ensemble.dataset", 80, 11, {"beta"});
         TrainingOptions training;
         training.hidden = {8};
         training.maxEpochs = 15;
@@ -1058,15 +1063,7 @@ private slots:
     // anchor is refused rather than guessed, the output kind survives the database, and the
     // precomputed tables, which have no per-window bounds, refuse the model by name.
     void minBoundAnchoredEnsembleTraining() {
-        const auto output = file("min-bound.dataset");
-        DatasetBuilder::Options options;
-        options.samples = 80;
-        options.seed = 12;
-        options.holdOut = {"beta"};
-        options.jobs = 2;
-        options.windowSize = kDatasetWindow;
-        DatasetBuilder::fromTraces(traces(), tinyGrid(), output, options);
-        DatasetFile dataset = DatasetFile::openReadOnly(output);
+        DatasetFile dataset = tinyDataset("min-bound.dataset", 80, 12, {"beta"});
         TrainingOptions training;
         training.hidden = {8};
         training.maxEpochs = 10;
@@ -1135,14 +1132,7 @@ private slots:
     // its network's CPI and the bottleneck CPI, the metrics say so, the flag survives a round
     // trip, and an unknown floor in a stored model is refused by name.
     void bottleneckFloorFromTrainingToTheDatabase() {
-        const auto output = file("floor.dataset");
-        DatasetBuilder::Options options;
-        options.samples = 60;
-        options.seed = 13;
-        options.jobs = 2;
-        options.windowSize = kDatasetWindow;
-        DatasetBuilder::fromTraces(traces(), tinyGrid(), output, options);
-        DatasetFile dataset = DatasetFile::openReadOnly(output);
+        DatasetFile dataset = tinyDataset("floor.dataset", 60, 13);
         TrainingOptions training;
         training.hidden = {8};
         training.maxEpochs = 5;
