@@ -10,12 +10,13 @@
 #     dataset; every step resumes from what is there, so an interrupted rebuild continues where
 #     it stopped. The result replaces data/default.sqlite atomically (temp file + rename).
 #
-#     Three sets of programs, each in its own feature database: PROGRAMS (12, 16 regions),
-#     EXTRA_PROGRAMS (6, 16 regions) and MORE_PROGRAMS (34, 8 regions spread over the run). The
+#     Four sets of programs, each in its own feature database: PROGRAMS (12, 16 regions),
+#     EXTRA_PROGRAMS (6, 16 regions), MORE_PROGRAMS (34, 8 regions spread over the run) and
+#     SUITE2_PROGRAMS (9, 8 regions; added 2026-11-29, training only, not shipped). The
 #     model, an ensemble of MEMBERS composed networks (monotone by construction), trains on all
-#     of them except HOLD_OUT. The shipped database combines a subset of each (3 regions of the
-#     16-region programs, 2 of the 8-region ones: 52 programs, 122 regions; its size limit is
-#     25 MB). Then the shipped model
+#     of them except HOLD_OUT. The shipped database combines a subset of the first three (3
+#     regions of the 16-region programs, 2 of the 8-region ones: 52 programs, 122 regions; its
+#     size limit is 25 MB). Then the shipped model
 #     is checked on OOD_PROGRAMS, which no step before has seen (4 regions each), and for
 #     monotonicity (concorde check-monotone).
 #
@@ -26,9 +27,12 @@
 #     SAMPLES_2 / EXTRA_SAMPLES_2 / MORE_SAMPLES_2 (second draws from each set with other seeds,
 #     a quarter balanced; defaults 50000 / 20000 / 40000), NEAR_SAMPLES / EXTRA_NEAR_SAMPLES /
 #     MORE_NEAR_SAMPLES (draws near the presets from each set: 70 % a preset with one to three
-#     parameters moved, 10 % balanced; defaults 25000 / 10000 / 25000; 310,000 draws in all), EPOCHS (default 90),
+#     parameters moved, 10 % balanced; defaults 25000 / 10000 / 25000; 310,000 draws in all),
+#     SUITE2_SAMPLES / SUITE2_SAMPLES_2 / SUITE2_NEAR_SAMPLES (the same three kinds of draws from
+#     SUITE2_PROGRAMS, about as many per program as MORE_PROGRAMS get; defaults 8000 / 11000 /
+#     7000), EPOCHS (default 90),
 #     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
-#     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, OOD_PROGRAMS
+#     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, SUITE2_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
 #     TRAIN_OPTIONS (extra options for concorde train), LABELS_FROM (a folder holding an earlier
 #     run's .dataset files: their labels are reused, only features are computed).
@@ -49,6 +53,12 @@ MORE_PROGRAMS=${MORE_PROGRAMS:-"cxx clang ruby node kyoto lmdb brotli lzip lz4 o
   povray convert gnugo fairy-xiangqi lammps ngspice bwa clustalo xsltproc jq grep sed
   openssl-dgst ssh-keygen tcpdump vpxenc rsvg gromacs calculix numpy sox meep"}
 MORE_SAMPLES=${MORE_SAMPLES:-30000}
+# Kinds of program the first three sets lack (data/workloads/README.md): SAT and SMT solving,
+# Prolog, R, protocol dissection, another chess engine, BLAST, typesetting, document conversion.
+SUITE2_PROGRAMS=${SUITE2_PROGRAMS:-"cadical z3 swipl r tshark hoichess blastp troff pandoc"}
+SUITE2_SAMPLES=${SUITE2_SAMPLES:-8000}
+SUITE2_SAMPLES_2=${SUITE2_SAMPLES_2:-11000}
+SUITE2_NEAR_SAMPLES=${SUITE2_NEAR_SAMPLES:-7000}
 OOD_PROGRAMS=${OOD_PROGRAMS:-"luajit tokyo oggenc dot glpsol phmmer xmllint openssl-enc x265"}
 MEMBERS=${MEMBERS:-5}
 HOLD_OUT=${HOLD_OUT:-"bzip2 sqlite"}
@@ -81,8 +91,9 @@ step_done() {
   step_start=$SECONDS
 }
 
-# 1. Traces (skipped when present: .ctrace files are written atomically). MORE_PROGRAMS get 8
-#    regions twice the table's interval apart, OOD_PROGRAMS 4 regions four times apart.
+# 1. Traces (skipped when present: .ctrace files are written atomically). MORE_PROGRAMS and
+#    SUITE2_PROGRAMS get 8 regions twice the table's interval apart, OOD_PROGRAMS 4 regions four
+#    times apart.
 interval_of() { awk -F'\t' -v n="$1" '!/^#/ && $1 == n { print $5 }' "$HERE/workloads/workloads.tsv"; }
 trace() { # trace PROGRAM OUT REGIONS INTERVAL_FACTOR
   if [ ! -f "$2" ]; then
@@ -94,8 +105,9 @@ trace() { # trace PROGRAM OUT REGIONS INTERVAL_FACTOR
   fi
 }
 for program in $PROGRAMS $EXTRA_PROGRAMS; do trace "$program" "$WORK/traces/$program.ctrace" 16 1; done
-mkdir -p "$WORK/more" "$WORK/ood"
+mkdir -p "$WORK/more" "$WORK/suite2" "$WORK/ood"
 for program in $MORE_PROGRAMS; do trace "$program" "$WORK/more/$program.ctrace" 8 2; done
+for program in $SUITE2_PROGRAMS; do trace "$program" "$WORK/suite2/$program.ctrace" 8 2; done
 for program in $OOD_PROGRAMS; do trace "$program" "$WORK/ood/$program.ctrace" 4 4; done
 stamp "traces done after ${SECONDS}s"
 
@@ -116,10 +128,16 @@ if [ ${#more[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" "${more[@]}"
   step_done "build-db more programs"
 fi
+suite2=()
+for program in $SUITE2_PROGRAMS; do suite2+=("$WORK/suite2/$program.ctrace"); done
+if [ ${#suite2[@]} -gt 0 ]; then
+  "$CONCORDE" build-db --out "$WORK/suite2.sqlite" --jobs "$JOBS" "${suite2[@]}"
+  step_done "build-db suite2 programs"
+fi
 # Feature databases from before the store drain (no meta.store_queue_model) or before loads were
 # timed (no meta.load_timing) resume in their own kind of series; a rebuild must not mix
 # them with today's features.
-for part in default extra more; do
+for part in default extra more suite2; do
   for key in store_queue_model load_timing; do
     if [ -f "$WORK/$part.sqlite" ] &&
       [ "$(sqlite3 "$WORK/$part.sqlite" "SELECT value FROM meta WHERE key = '$key'")" != timed ]; then
@@ -141,63 +159,59 @@ for program in $HOLD_OUT; do holdout_args+=(--hold-out "$program"); done
 labels_from() { # labels_from NAME.dataset
   if [ -n "${LABELS_FROM:-}" ] && [ -f "$LABELS_FROM/$1" ]; then echo "--labels-from $LABELS_FROM/$1"; fi
 }
-"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES" --out "$WORK/train.dataset" $(labels_from train.dataset) \
-  --jobs "$JOBS" "${holdout_args[@]}"
-step_done "dataset independent draws"
-datasets=(--dataset "$WORK/train.dataset")
+# draw NAME DB SAMPLES SEED STEP [OPTION...]: the dataset NAME.dataset of SAMPLES draws from DB
+# with SEED (resumed when present), timed as STEP and pooled for training.
+datasets=()
+draw() {
+  local name=$1 db=$2 samples=$3 seed=$4 step=$5
+  shift 5
+  "$CONCORDE" dataset --db "$db" --samples "$samples" --seed "$seed" "$@" \
+    --out "$WORK/$name.dataset" $(labels_from "$name.dataset") --jobs "$JOBS"
+  step_done "$step"
+  datasets+=(--dataset "$WORK/$name.dataset")
+}
+draw train "$WORK/default.sqlite" "$SAMPLES" 1 "dataset independent draws" "${holdout_args[@]}"
 # Balanced cores (every parameter near one size level): independent draws alone leave the model
 # extrapolating at presets like big, where every resource is large at once.
-"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$BALANCED_SAMPLES" --seed 3 \
-  --balanced 1 --out "$WORK/balanced.dataset" $(labels_from balanced.dataset) --jobs "$JOBS" "${holdout_args[@]}"
-step_done "dataset balanced draws"
-datasets+=(--dataset "$WORK/balanced.dataset")
+draw balanced "$WORK/default.sqlite" "$BALANCED_SAMPLES" 3 "dataset balanced draws" \
+  --balanced 1 "${holdout_args[@]}"
 if [ ${#extra[@]} -gt 0 ]; then
-  "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_SAMPLES" --seed 2 \
-    --out "$WORK/extra.dataset" $(labels_from extra.dataset) --jobs "$JOBS"
-  step_done "dataset training-only programs"
-  datasets+=(--dataset "$WORK/extra.dataset")
+  draw extra "$WORK/extra.sqlite" "$EXTRA_SAMPLES" 2 "dataset training-only programs"
 fi
 if [ ${#more[@]} -gt 0 ]; then
-  "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_SAMPLES" --seed 4 --balanced 0.25 \
-    --out "$WORK/more.dataset" $(labels_from more.dataset) --jobs "$JOBS"
-  step_done "dataset more programs"
-  datasets+=(--dataset "$WORK/more.dataset")
+  draw more "$WORK/more.sqlite" "$MORE_SAMPLES" 4 "dataset more programs" --balanced 0.25
 fi
 # Twice the data (issue 17 asks for at least 300k samples): more draws from each set with new
 # seeds, a quarter of them balanced cores.
-"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$SAMPLES_2" --seed 6 --balanced 0.25 \
-  --out "$WORK/train2.dataset" $(labels_from train2.dataset) --jobs "$JOBS" "${holdout_args[@]}"
-step_done "dataset second draws"
-datasets+=(--dataset "$WORK/train2.dataset")
+draw train2 "$WORK/default.sqlite" "$SAMPLES_2" 6 "dataset second draws" --balanced 0.25 \
+  "${holdout_args[@]}"
 if [ ${#extra[@]} -gt 0 ]; then
-  "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_SAMPLES_2" --seed 7 \
-    --balanced 0.25 --out "$WORK/extra2.dataset" $(labels_from extra2.dataset) --jobs "$JOBS"
-  step_done "dataset training-only programs, second draws"
-  datasets+=(--dataset "$WORK/extra2.dataset")
+  draw extra2 "$WORK/extra.sqlite" "$EXTRA_SAMPLES_2" 7 \
+    "dataset training-only programs, second draws" --balanced 0.25
 fi
 if [ ${#more[@]} -gt 0 ]; then
-  "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_SAMPLES_2" --seed 5 \
-    --balanced 0.25 --out "$WORK/more2.dataset" $(labels_from more2.dataset) --jobs "$JOBS"
-  step_done "dataset more programs, second draws"
-  datasets+=(--dataset "$WORK/more2.dataset")
+  draw more2 "$WORK/more.sqlite" "$MORE_SAMPLES_2" 5 "dataset more programs, second draws" \
+    --balanced 0.25
 fi
 # Draws near the presets: where an architect works (start at a preset, move sliders) and where
 # independent draws almost never land.
-"$CONCORDE" dataset --db "$WORK/default.sqlite" --samples "$NEAR_SAMPLES" --seed 11 \
-  --near-presets 0.7 --balanced 0.1 --out "$WORK/near.dataset" $(labels_from near.dataset) --jobs "$JOBS" "${holdout_args[@]}"
-step_done "dataset near the presets"
-datasets+=(--dataset "$WORK/near.dataset")
+draw near "$WORK/default.sqlite" "$NEAR_SAMPLES" 11 "dataset near the presets" \
+  --near-presets 0.7 --balanced 0.1 "${holdout_args[@]}"
 if [ ${#extra[@]} -gt 0 ]; then
-  "$CONCORDE" dataset --db "$WORK/extra.sqlite" --samples "$EXTRA_NEAR_SAMPLES" --seed 12 \
-    --near-presets 0.7 --balanced 0.1 --out "$WORK/extra-near.dataset" $(labels_from extra-near.dataset) --jobs "$JOBS"
-  step_done "dataset training-only programs near the presets"
-  datasets+=(--dataset "$WORK/extra-near.dataset")
+  draw extra-near "$WORK/extra.sqlite" "$EXTRA_NEAR_SAMPLES" 12 \
+    "dataset training-only programs near the presets" --near-presets 0.7 --balanced 0.1
 fi
 if [ ${#more[@]} -gt 0 ]; then
-  "$CONCORDE" dataset --db "$WORK/more.sqlite" --samples "$MORE_NEAR_SAMPLES" --seed 13 \
-    --near-presets 0.7 --balanced 0.1 --out "$WORK/more-near.dataset" $(labels_from more-near.dataset) --jobs "$JOBS"
-  step_done "dataset more programs near the presets"
-  datasets+=(--dataset "$WORK/more-near.dataset")
+  draw more-near "$WORK/more.sqlite" "$MORE_NEAR_SAMPLES" 13 \
+    "dataset more programs near the presets" --near-presets 0.7 --balanced 0.1
+fi
+# The fourth set, after the others so that a rebuild started before it resumes unchanged.
+if [ ${#suite2[@]} -gt 0 ]; then
+  draw suite2 "$WORK/suite2.sqlite" "$SUITE2_SAMPLES" 14 "dataset suite2 programs" --balanced 0.25
+  draw suite2-2 "$WORK/suite2.sqlite" "$SUITE2_SAMPLES_2" 15 \
+    "dataset suite2 programs, second draws" --balanced 0.25
+  draw suite2-near "$WORK/suite2.sqlite" "$SUITE2_NEAR_SAMPLES" 16 \
+    "dataset suite2 programs near the presets" --near-presets 0.7 --balanced 0.1
 fi
 stamp "datasets done after ${SECONDS}s"
 
