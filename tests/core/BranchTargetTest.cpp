@@ -114,6 +114,25 @@ Simulated simulate(const testing::KernelTrace& kernel, const PipelineSpec& pipel
     return result;
 }
 
+/// Region 0 of the perl sample trace: an interpreter, with returns, indirect jumps and calls.
+std::vector<TraceRecord> interpreterRecords() {
+    TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
+    std::vector<TraceRecord> records;
+    reader.readRegion(0, records);
+    return records;
+}
+
+/// Tables small enough that every set keeps replacing on that trace.
+BranchTargetSpec smallTables() {
+    BranchTargetSpec small;
+    small.btbEntries = 64;
+    small.btbWays = 4;
+    small.rasEntries = 4;
+    small.indirectEntries = 32;
+    small.indirectWays = 2;
+    return small;
+}
+
 } // namespace
 
 class BranchTargetTest : public QObject {
@@ -252,15 +271,8 @@ private slots:
     // perfect ones, the outcomes agree branch by branch and the states end equal; predict()
     // changes nothing.
     void splitStepsMatchPredictAndUpdate() {
-        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
-        std::vector<TraceRecord> records;
-        reader.readRegion(0, records);
-        BranchTargetSpec small;
-        small.btbEntries = 64;
-        small.btbWays = 4;
-        small.rasEntries = 4;
-        small.indirectEntries = 32;
-        small.indirectWays = 2;
+        const std::vector<TraceRecord> records = interpreterRecords();
+        const BranchTargetSpec small = smallTables();
         BranchTargetSpec perfect;
         perfect.btbEntries = perfect.rasEntries = perfect.indirectEntries = 0;
         for (const BranchTargetSpec& spec : {BranchTargetSpec{}, small, perfect}) {
@@ -367,15 +379,8 @@ private slots:
     // calls) with the default sizes and with tables small enough that every set keeps
     // replacing; the bytes are a few per entry; damaged bytes are refused.
     void savedStateContinuesExactly() {
-        TraceReader reader(CONCORDE_SOURCE_DIR "/data/samples/perl-regex.ctrace");
-        std::vector<TraceRecord> records;
-        reader.readRegion(0, records);
-        BranchTargetSpec small;
-        small.btbEntries = 64;
-        small.btbWays = 4;
-        small.rasEntries = 4;
-        small.indirectEntries = 32;
-        small.indirectWays = 2;
+        const std::vector<TraceRecord> records = interpreterRecords();
+        const BranchTargetSpec small = smallTables();
         for (const BranchTargetSpec& spec : {BranchTargetSpec{}, small}) {
             BranchTargetPredictor original(spec);
             const std::size_t half = records.size() / 2;
