@@ -63,7 +63,16 @@ QString AboutText::html(const Session& session) {
     text += QStringLiteral("</table>");
     text += QObject::tr("<h4>Model</h4><table>");
     text += row(QObject::tr("Name"), htmlEscaped(explorer->model().name));
-    text += row(QObject::tr("Measured accuracy"), htmlEscaped(explorer->accuracy().summary()));
+    const ModelAccuracy& accuracy = explorer->accuracy();
+    text += row(QObject::tr("Measured accuracy"), htmlEscaped(accuracy.summary()));
+    // Per preset on programs no step of the model's making saw, beside plain physics: where the
+    // bound is the better answer, the user should know.
+    QStringList presets;
+    for (const std::string& line : accuracy.neverSeenPresetLines())
+        presets << htmlEscaped(line);
+    if (!presets.isEmpty())
+        text += row(QObject::tr("Never-seen programs, per preset"),
+                    presets.join(QStringLiteral("<br>")));
     text += QStringLiteral("</table>");
     text += QObject::tr("<p>The accuracy is the model's mean relative CPI error against the "
                         "reference simulator on regions and programs it was not trained on "

@@ -1,6 +1,7 @@
 #include "EvaluateCommand.h"
 
 #include "common/ConcordeError.h"
+#include "ml/ModelAccuracy.h"
 #include "pipeline/LabelEvaluator.h"
 #include "pipeline/ModelTraining.h"
 #include "store/DatasetFile.h"
@@ -11,6 +12,34 @@
 #include <ostream>
 
 namespace concorde::cli {
+namespace {
+
+/// Stores `result` (the evaluation of `labelled`'s labels) as accuracy.never_seen of `model` in
+/// the database it came from. A program the model trained on would make the figure a claim it
+/// is not, so any is refused by name, as is a model that does not list its training programs.
+void recordNeverSeen(FeatureDatabase& labelled, const CpiModel& model, const nlohmann::json& result,
+                     const std::string& modelDatabase) {
+    const ModelAccuracy accuracy = ModelAccuracy::fromMetrics(model.metrics);
+    if (accuracy.trainPrograms.empty())
+        throw badInput(modelDatabase + ": model '" + model.name +
+                       "' does not list its training programs, so nothing can be recorded as "
+                       "never seen by it");
+    for (const ProgramRow& program : labelled.programs())
+        if (accuracy.trainPrograms.count(program.name))
+            throw badInput("model '" + model.name + "' of " + modelDatabase + " trained on '" +
+                           program.name +
+                           "', so its labels are not of a never-seen program; nothing recorded");
+    nlohmann::json stored = result;
+    stored.erase("per_parameter");
+    stored.erase("source");
+    FeatureDatabase target = FeatureDatabase::openForWriting(modelDatabase);
+    CpiModel updated = model;
+    updated.metrics["accuracy"]["never_seen"] = stored;
+    target.writeModel(updated);
+    target.close();
+}
+
+} // namespace
 
 std::string EvaluateCommand::description() const {
     return "Measures the CPI model against reference-simulator CPIs: the mean relative error,\n"
@@ -24,7 +53,10 @@ std::string EvaluateCommand::description() const {
            "from its stored series with the block-precomputed model, also reported per label\n"
            "source (random, preset:NAME). With --model-from, the model of another database is\n"
            "checked on this database's labels (e.g. the shipped model on your programs).\n"
-           "--record stores the result in the model's metrics (its own model only).\n\n"
+           "--record stores the result in the model's metrics (its own model only).\n"
+           "--record-never-seen stores it in the metrics of the --model-from model as its\n"
+           "accuracy on programs it never saw (the explorer shows it, per preset beside the\n"
+           "min-of-bounds CPI's); refused when the model trained on one of the programs.\n\n"
            "JSON output has top-level \"mean_rel_error\" and \"frac_over_10pct\".\n";
 }
 
@@ -35,6 +67,9 @@ void EvaluateCommand::declare(CLI::App& app) {
     model_.addTo(app);
     app.add_flag("--json", json_, "JSON instead of a table");
     app.add_flag("--record", record_, "store the label evaluation in the model's metrics");
+    app.add_flag("--record-never-seen", recordNeverSeen_,
+                 "store it in the --model-from model's metrics as its accuracy on programs it "
+                 "never saw");
 }
 
 int EvaluateCommand::run(std::ostream& out, std::ostream&) {
@@ -45,6 +80,9 @@ int EvaluateCommand::run(std::ostream& out, std::ostream&) {
     if (record_ && (dataset_ || model_.modelFrom))
         throw usageError("--record stores a database's own label evaluation; it cannot be used "
                          "with --dataset or --model-from");
+    if (recordNeverSeen_ && (dataset_ || !model_.modelFrom || !db_))
+        throw usageError("--record-never-seen stores the evaluation of DB's labels in the model "
+                         "of --model-from DB2: it needs --db and --model-from, not --dataset");
 
     const CpiModel model = model_.load(db_.value_or(""));
     nlohmann::json result;
@@ -93,6 +131,8 @@ int EvaluateCommand::run(std::ostream& out, std::ostream&) {
             db.writeModel(updated);
             db.close();
         }
+        if (recordNeverSeen_)
+            recordNeverSeen(db, model, result, *model_.modelFrom);
     }
     result["model"] = model.name;
     if (model_.modelFrom)

@@ -7,8 +7,9 @@
 
 namespace concorde::cli {
 
-/// `concorde evaluate (--dataset FILE --db DB | --db DB) [--model-from DB2] [--json] [--record]`:
-/// the CPI model's accuracy against reference labels, with the two baselines.
+/// `concorde evaluate (--dataset FILE --db DB | --db DB) [--model-from DB2] [--json] [--record |
+/// --record-never-seen]`: the CPI model's accuracy against reference labels, with the two
+/// baselines.
 class EvaluateCommand : public Command {
 public:
     std::string name() const override { return "evaluate"; }
@@ -25,6 +26,7 @@ private:
     ModelOption model_;
     bool json_ = false;
     bool record_ = false;
+    bool recordNeverSeen_ = false;
 };
 
 } // namespace concorde::cli

@@ -26,7 +26,8 @@ void checkAccuracy(const nlohmann::json& metrics, const ModelAccuracy& accuracy)
     const std::pair<const char*, const std::optional<ModelAccuracy::Figure>*> figures[] = {
         {"test", &accuracy.unseenRegions},
         {"held_out", &accuracy.unseenPrograms},
-        {"labels", &accuracy.labels}};
+        {"labels", &accuracy.labels},
+        {"never_seen", &accuracy.neverSeen}};
     for (const auto& [key, figure] : figures)
         if (records->has(key) &&
             (!*figure || !std::isfinite((*figure)->meanRelError) || (*figure)->meanRelError < 0))

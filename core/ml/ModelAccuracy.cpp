@@ -59,6 +59,7 @@ ModelAccuracy ModelAccuracy::fromMetrics(const nlohmann::json& metrics) {
     const nlohmann::json* test = measured ? child(*measured, "test") : nullptr;
     const nlohmann::json* heldOut = measured ? child(*measured, "held_out") : nullptr;
     const nlohmann::json* labels = measured ? child(*measured, "labels") : nullptr;
+    const nlohmann::json* neverSeen = measured ? child(*measured, "never_seen") : nullptr;
     if (test)
         accuracy.unseenRegions = figureOf(*test);
     const auto coverage = [](const nlohmann::json* split) {
@@ -71,6 +72,28 @@ ModelAccuracy ModelAccuracy::fromMetrics(const nlohmann::json& metrics) {
         accuracy.unseenPrograms = figureOf(*heldOut);
     if (labels)
         accuracy.labels = figureOf(*labels);
+    if (neverSeen) {
+        accuracy.neverSeen = figureOf(*neverSeen);
+        if (const nlohmann::json* programs = child(*neverSeen, "per_program");
+            programs && programs->is_object())
+            for (const auto& [program, entry] : programs->items())
+                accuracy.neverSeenPrograms.insert(program);
+        // Label sources "preset:NAME" are the presets; "random" is not one.
+        if (const nlohmann::json* sources = child(*neverSeen, "per_source");
+            sources && sources->is_object())
+            for (const auto& [source, entry] : sources->items()) {
+                const auto figure = figureOf(entry);
+                if (!figure || source.rfind("preset:", 0) != 0)
+                    continue;
+                PresetFigure preset{*figure, -1};
+                const nlohmann::json* baselines = child(entry, "baselines");
+                const nlohmann::json* bound =
+                    baselines ? child(*baselines, "min_of_bounds") : nullptr;
+                if (const auto boundFigure = bound ? figureOf(*bound) : std::nullopt)
+                    preset.minOfBoundsError = boundFigure->meanRelError;
+                accuracy.neverSeenPerPreset[source.substr(7)] = preset;
+            }
+    }
     addPerProgram(accuracy, test, false);
     addPerProgram(accuracy, heldOut, true);
 
@@ -98,7 +121,7 @@ std::string ModelAccuracy::percent(double relativeError) {
 
 std::string ModelAccuracy::summary() const {
     std::string text;
-    const auto add = [&](const std::optional<Figure>& figure, const char* what) {
+    const auto add = [&](const std::optional<Figure>& figure, const std::string& what) {
         if (!figure)
             return;
         text += text.empty() ? "model error " : ", ";
@@ -106,8 +129,22 @@ std::string ModelAccuracy::summary() const {
     };
     add(unseenRegions, "unseen regions");
     add(unseenPrograms, "unseen programs");
+    add(neverSeen, (neverSeenPrograms.empty() ? std::string()
+                                              : std::to_string(neverSeenPrograms.size()) + " ") +
+                       "never-seen programs");
     add(labels, "this database's labels");
     return text.empty() ? "model accuracy not recorded" : text;
+}
+
+std::vector<std::string> ModelAccuracy::neverSeenPresetLines() const {
+    std::vector<std::string> lines;
+    for (const auto& [preset, figure] : neverSeenPerPreset) {
+        std::string line = preset + ": " + percent(figure.model.meanRelError);
+        if (figure.minOfBoundsError >= 0)
+            line += " (min of bounds " + percent(figure.minOfBoundsError) + ")";
+        lines.push_back(line);
+    }
+    return lines;
 }
 
 std::string ModelAccuracy::programSummary(const std::string& program) const {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace concorde {
 
@@ -14,7 +15,11 @@ namespace concorde {
 ///
 /// - "accuracy.test": samples of regions the model never trained on (unseen regions),
 /// - "accuracy.held_out": samples of programs kept out of training (unseen programs),
-/// - "accuracy.labels": the database's own reference-simulator labels (evaluate --record).
+/// - "accuracy.labels": the database's own reference-simulator labels (evaluate --record),
+/// - "accuracy.never_seen": labels of programs no step of building the model used, not even to
+///   choose between models (evaluate --record-never-seen), per preset beside the min-of-bounds
+///   CPI's error: how the model does on a user's own program, and where plain physics does
+///   better.
 ///
 /// Reading never throws: a missing or malformed part is simply absent, so an old or partial
 /// model still opens and the GUI says what it does not know.
@@ -25,6 +30,12 @@ struct ModelAccuracy {
         double fracOver10Pct = 0;
         std::uint64_t samples = 0;
     };
+    /// One preset's figure on the never-seen programs and the min-of-bounds CPI's error there
+    /// (negative when not recorded).
+    struct PresetFigure {
+        Figure model;
+        double minOfBoundsError = -1;
+    };
     /// One program's figure and whether the program was kept out of training.
     struct ProgramFigure {
         Figure figure;
@@ -34,6 +45,10 @@ struct ModelAccuracy {
     std::optional<Figure> unseenRegions;  ///< accuracy.test
     std::optional<Figure> unseenPrograms; ///< accuracy.held_out
     std::optional<Figure> labels;         ///< accuracy.labels
+    std::optional<Figure> neverSeen;      ///< accuracy.never_seen
+    /// accuracy.never_seen's programs and its labels per preset ("big" → figure).
+    std::set<std::string> neverSeenPrograms;
+    std::map<std::string, PresetFigure> neverSeenPerPreset;
     /// Fraction of unseen-region samples inside an ensemble's band (accuracy.test.band_coverage;
     /// 0 when unknown), and the same on held-out programs.
     double bandCoverage = 0;
@@ -45,15 +60,19 @@ struct ModelAccuracy {
     static ModelAccuracy fromMetrics(const nlohmann::json& metrics);
 
     /// True when at least one figure is known.
-    bool known() const { return unseenRegions || unseenPrograms || labels; }
+    bool known() const { return unseenRegions || unseenPrograms || labels || neverSeen; }
     /// True when `program` is known to have been kept out of training.
     bool isHeldOut(const std::string& program) const;
     /// One line for a header, e.g. "model error 4.0 % on unseen regions, 13.5 % on unseen
-    /// programs"; "model accuracy not recorded" when nothing is known.
+    /// programs, 4.7 % on 9 never-seen programs"; "model accuracy not recorded" when nothing is
+    /// known.
     std::string summary() const;
     /// The selected program's figure in words, e.g. "gcc: 7.7 % (unseen regions)" or "bzip2:
     /// 13.1 %, never trained on"; empty when unknown.
     std::string programSummary(const std::string& program) const;
+    /// One sentence per preset on the never-seen programs, e.g. "big: 4.2 % (min of bounds 4.4
+    /// %)"; empty when not recorded.
+    std::vector<std::string> neverSeenPresetLines() const;
     /// "4.0 %": a relative error as a percentage with one decimal.
     static std::string percent(double relativeError);
 };

@@ -493,6 +493,31 @@ private slots:
         QVERIFY(old.isHeldOut("bzip2"));
         QVERIFY(!old.isHeldOut("gcc")); // no training list: only the hold-out list says
 
+        // Programs no step saw (evaluate --record-never-seen): in the summary with their count,
+        // and per preset beside the min-of-bounds CPI's error; random labels are not a preset,
+        // and a preset without a baseline or with a malformed figure is shown as far as known.
+        nlohmann::json withNeverSeen = older;
+        withNeverSeen["accuracy"]["never_seen"] = {
+            {"mean_rel_error", 0.0466},
+            {"samples", 396},
+            {"per_program",
+             {{"luajit", {{"mean_rel_error", 0.03}}}, {"x265", {{"mean_rel_error", 0.06}}}}},
+            {"per_source",
+             {{"random", {{"mean_rel_error", 0.05}}},
+              {"preset:big",
+               {{"mean_rel_error", 0.0418},
+                {"baselines", {{"min_of_bounds", {{"mean_rel_error", 0.0437}}}}}}},
+              {"preset:n1-like", {{"mean_rel_error", 0.053}}},
+              {"preset:little", {{"mean_rel_error", "broken"}}}}}};
+        const ModelAccuracy seen = ModelAccuracy::fromMetrics(withNeverSeen);
+        QCOMPARE(seen.summary(),
+                 std::string("model error 5.0 % on unseen regions, 4.7 % on 2 never-seen "
+                             "programs, 6.1 % on this database's labels"));
+        QCOMPARE(seen.neverSeenPresetLines(),
+                 (std::vector<std::string>{"big: 4.2 % (min of bounds 4.4 %)", "n1-like: 5.3 %"}));
+        QCOMPARE(seen.neverSeen->samples, std::uint64_t(396));
+        QVERIFY(old.neverSeenPresetLines().empty());
+
         for (const nlohmann::json& junk :
              {nlohmann::json(), nlohmann::json{{"accuracy", {{"test", {{"mean_rel_error", "x"}}}}}},
               nlohmann::json{{"accuracy", 1}}}) {

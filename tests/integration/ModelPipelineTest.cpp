@@ -257,6 +257,40 @@ private slots:
         QCOMPARE(runConcorde({"evaluate", "--db", db_, "--record"}).exitCode, 0);
         const ConcordeRun info = runConcorde({"info", db_, "--json"});
         QVERIFY2(info.exitCode == 0, qPrintable(info.err));
+        const auto recorded = [&] {
+            const ConcordeRun run = runConcorde({"info", db_, "--json"});
+            return json(run)["models"].toArray()[0].toObject()["accuracy"].toObject();
+        };
+        QVERIFY(recorded().contains("labels"));
+
+        // --record-never-seen keeps the model's accuracy on programs it never saw, in the
+        // database the model comes from. Labels of its own training programs are refused by
+        // name and leave the model as it was.
+        const QStringList neverSeen = {"evaluate",     "--db", copy,
+                                       "--model-from", db_,    "--record-never-seen"};
+        const ConcordeRun trainedOn = runConcorde(neverSeen);
+        QCOMPARE(trainedOn.exitCode, 2);
+        QVERIFY2(trainedOn.err.contains("trained on 'gzip-decompress'") &&
+                     trainedOn.err.contains("nothing recorded"),
+                 qPrintable(trainedOn.err));
+        QVERIFY(!recorded().contains("never_seen"));
+        const ConcordeRun noModelFrom =
+            runConcorde({"evaluate", "--db", copy, "--record-never-seen"});
+        QCOMPARE(noModelFrom.exitCode, 2);
+        QVERIFY2(noModelFrom.err.contains("needs --db and --model-from"),
+                 qPrintable(noModelFrom.err));
+        // The same regions under other names stand for a user's own programs here.
+        concorde::SqliteConnection(copy.toStdString(), concorde::SqliteConnection::Mode::ReadWrite)
+            .exec("UPDATE programs SET name = 'own-' || name", "renaming the programs");
+        const ConcordeRun userOwn = runConcorde(neverSeen);
+        QVERIFY2(userOwn.exitCode == 0, qPrintable(userOwn.err));
+        const QJsonObject stored = recorded()["never_seen"].toObject();
+        QCOMPARE(stored["samples"].toInt(), 3 * 12);
+        QVERIFY(std::abs(stored["mean_rel_error"].toDouble(-1) -
+                         ownResult["mean_rel_error"].toDouble()) < 1e-12);
+        // The database still validates and its model still predicts.
+        const ConcordeRun valid = runConcorde({"validate-db", db_});
+        QVERIFY2(valid.exitCode == 0, qPrintable(valid.err));
     }
 
     // Issue 23: validate-db said OK on a database whose model could not be loaded (its parts

@@ -17,6 +17,7 @@
 #include "ViewPage.h"
 #include "ViewTabs.h"
 #include "params/PresetLibrary.h"
+#include "store/SqliteConnection.h"
 
 #include <QDialog>
 #include <QDockWidget>
@@ -379,6 +380,42 @@ private slots:
         QVERIFY(about);
         QVERIFY(about->text().contains(QStringLiteral(CONCORDE_VERSION)));
         QVERIFY(about->text().contains(QStringLiteral("No database is open")));
+        about->close();
+    }
+
+    // Help ▸ About with a model that was checked on programs it never saw (evaluate
+    // --record-never-seen): the count in the accuracy line, and per preset the model's error
+    // beside the plain min-of-bounds CPI's, so a user sees where the physics does better.
+    void aboutShowsTheNeverSeenProgramsPerPreset() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString database = dir.filePath("checked.sqlite");
+        testing::buildTinyExplorerDatabase(database.toStdString());
+        SqliteConnection(database.toStdString(), SqliteConnection::Mode::ReadWrite)
+            .exec(R"(UPDATE models SET metrics_json = json_set(metrics_json,
+                       '$.accuracy.never_seen', json('{"mean_rel_error": 0.0466, "samples": 396,
+                       "per_program": {"luajit": {"mean_rel_error": 0.03},
+                                       "x265": {"mean_rel_error": 0.06},
+                                       "dot": {"mean_rel_error": 0.05}},
+                       "per_source": {"random": {"mean_rel_error": 0.05},
+                         "preset:big": {"mean_rel_error": 0.0418,
+                           "baselines": {"min_of_bounds": {"mean_rel_error": 0.0437}}},
+                         "preset:n1-like": {"mean_rel_error": 0.053,
+                           "baselines": {"min_of_bounds": {"mean_rel_error": 0.0971}}}}}')))",
+                  "recording a never-seen check");
+        std::unique_ptr<Session> session(testing::newTinySession());
+        QString error;
+        QVERIFY2(session->openDatabaseNow(database, &error), qPrintable(error));
+        MainWindow window(*session, presets_);
+        window.findChild<QAction*>(QStringLiteral("action_about"))->trigger();
+        auto* about = window.findChild<QMessageBox*>(QStringLiteral("about_box"));
+        QVERIFY(about);
+        const QString text = about->text();
+        for (const char* expected :
+             {"4.7 % on 3 never-seen programs", "Never-seen programs, per preset",
+              "big: 4.2 % (min of bounds 4.4 %)", "n1-like: 5.3 % (min of bounds 9.7 %)"})
+            QVERIFY2(text.contains(QLatin1String(expected)), qPrintable(expected + (": " + text)));
+        QVERIFY(!text.contains(QStringLiteral("random:")));
         about->close();
     }
 
