@@ -8,7 +8,8 @@ Each side is a model (the database holding it) and the rebuild work folder whose
 databases and datasets it reads: its own analysis's features, the same draws and labels (a
 rebuild with LABELS_FROM keeps both). Per dataset found in both folders: the test split
 (regions never trained on) and the held-out programs; then the never-seen programs (WORK/ood.sqlite,
-labelled by `concorde label`) overall and per preset. The test split is the same regions on both
+labelled by `concorde label`) and the held-out programs at every region (WORK/heldout.sqlite, made
+by the script) overall and per preset. The test split is the same regions on both
 sides (DatasetBuilder::splitOf: region index 3 mod 8) and the held-out programs are the script's, so
 neither model trained on them; with --sweeps, the sweep sensitivities on the
 never-seen programs (tools/validation/sweep_sensitivities.py, which simulates: minutes). Mean
@@ -19,7 +20,7 @@ import argparse, json, re, subprocess, sys
 from pathlib import Path
 
 DATASETS = ["train", "balanced", "extra", "more", "train2", "extra2", "more2", "near",
-            "extra-near", "more-near"]
+            "extra-near", "more-near", "suite2", "suite2-2", "suite2-near"]
 OOD_PROGRAMS = "luajit tokyo oggenc dot glpsol phmmer xmllint openssl-enc x265".split()
 HERE = Path(__file__).resolve().parent
 
@@ -73,21 +74,31 @@ def main():
             print(f"| {name}, {label} | {r[1]['samples']} | {pct(r[0]['mean_rel_error'])} | "
                   f"**{pct(r[1]['mean_rel_error'])}** | {pct(mob[0])} | {pct(mob[1])} |")
 
-    oods = [w / "ood.sqlite" for _, _, w in sides]
-    if all(p.exists() for p in oods):
+    labelled_sets = (("ood.sqlite", "never-seen programs"),
+                     ("heldout.sqlite", "held-out programs, every region"))
+    for file, title in labelled_sets:
+        dbs = [w / file for _, _, w in sides]
+        if not all(p.exists() for p in dbs):
+            continue
         res = [evaluate(a.concorde, ["--db", str(p), "--model-from", db])
-               for p, (_, db, _) in zip(oods, sides)]
+               for p, (_, db, _) in zip(dbs, sides)]
         mob = [x["baselines"]["min_of_bounds"]["mean_rel_error"] for x in res]
-        print(f"| never-seen programs | {res[1]['samples']} | {pct(res[0]['mean_rel_error'])} | "
+        print(f"| {title} | {res[1]['samples']} | {pct(res[0]['mean_rel_error'])} | "
               f"**{pct(res[1]['mean_rel_error'])}** | {pct(mob[0])} | {pct(mob[1])} |")
         for source in sorted(res[1].get("per_source", {})):
             r = [x["per_source"].get(source) for x in res]
             if not all(r):
                 continue
+            bound = [x["baselines"]["min_of_bounds"]["mean_rel_error"] for x in r]
             print(f"| — {source} | {r[1]['samples']} | {pct(r[0]['mean_rel_error'])} | "
-                  f"**{pct(r[1]['mean_rel_error'])}** | | |")
-        print(f"\nband coverage on the never-seen programs: old {pct(res[0]['band_coverage'])} %, "
-              f"new {pct(res[1]['band_coverage'])} %")
+                  f"**{pct(r[1]['mean_rel_error'])}** | {pct(bound[0])} | {pct(bound[1])} |")
+        for program in sorted(res[1].get("per_program", {})):
+            r = [x["per_program"].get(program) for x in res]
+            if all(r):
+                print(f"| — {program} | {r[1]['samples']} | {pct(r[0]['mean_rel_error'])} | "
+                      f"**{pct(r[1]['mean_rel_error'])}** | | |")
+        print(f"\nband coverage on the {title}: old {pct(res[0]['band_coverage'])} %, "
+              f"new {pct(res[1]['band_coverage'])} %\n")
 
     if a.sweeps:
         for side, db, work in sides:
