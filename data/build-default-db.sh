@@ -15,11 +15,11 @@
 #     SUITE2_PROGRAMS (9, 8 regions; added 2026-11-29, training only, not shipped). The
 #     model, an ensemble of MEMBERS composed networks (monotone by construction), trains on all
 #     of them except HOLD_OUT. The shipped database combines a subset of the first three (3
-#     regions of the 16-region programs, 2 of the 8-region ones: 52 programs, 122 regions; its
-#     size limit is 25 MB). Then the shipped model
-#     is checked on OOD_PROGRAMS, which no step before has seen (4 regions each), on the
-#     HOLD_OUT programs at every one of their regions (WORKDIR/heldout.sqlite), and for
-#     monotonicity (concorde check-monotone).
+#     regions of the 16-region programs, 2 of the 8-region ones: 52 programs, 122 regions, or
+#     51 and 120 without gromacs; its size limit is 25 MB). Then the shipped model is checked
+#     on OOD_PROGRAMS, which no step before has seen (4 regions each; the result is stored
+#     with the model, evaluate --record-never-seen), on the HOLD_OUT programs at every one of
+#     their regions (WORKDIR/heldout.sqlite), and for monotonicity (concorde check-monotone).
 #
 #     Environment: CONCORDE (the concorde binary; default build/release/bin/concorde, built if
 #     missing), SAMPLES (draws from PROGRAMS, default 60000), EXTRA_SAMPLES (draws from
