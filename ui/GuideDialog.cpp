@@ -85,8 +85,10 @@ QString GuideDialog::html(const ViewCatalog& catalog) {
         "<p><b>Bands.</b> Grey bands show a range: in the CDFs the minimum of the bounds, in "
         "the timeseries the lowest to highest minimum of the windows under a pixel. The "
         "coloured band under the timeseries shows which resources bind.</p>"
-        "<p><b>Accuracy.</b> The header gives the model's measured error on unseen regions and "
-        "programs; Help ▸ About says where the database comes from.</p>");
+        "<p><b>Accuracy.</b> The header gives the model's measured error on unseen regions, "
+        "on programs held out of its training, and on programs no step of its making saw "
+        "(the error to expect on your own); Help ▸ About gives the last per preset beside the "
+        "plain min-of-bounds CPI's and says where the database comes from.</p>");
     const QMap<QString, QString> texts = viewTexts();
     text += QObject::tr("<h2>The tabs</h2>");
     for (const ViewEntry& view : catalog.views())

@@ -128,7 +128,7 @@ std::string ModelAccuracy::summary() const {
         text += percent(figure->meanRelError) + " on " + what;
     };
     add(unseenRegions, "unseen regions");
-    add(unseenPrograms, "unseen programs");
+    add(unseenPrograms, "held-out programs");
     add(neverSeen, (neverSeenPrograms.empty() ? std::string()
                                               : std::to_string(neverSeenPrograms.size()) + " ") +
                        "never-seen programs");

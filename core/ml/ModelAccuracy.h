@@ -63,9 +63,10 @@ struct ModelAccuracy {
     bool known() const { return unseenRegions || unseenPrograms || labels || neverSeen; }
     /// True when `program` is known to have been kept out of training.
     bool isHeldOut(const std::string& program) const;
-    /// One line for a header, e.g. "model error 4.0 % on unseen regions, 13.5 % on unseen
+    /// One line for a header, e.g. "model error 4.0 % on unseen regions, 13.5 % on held-out
     /// programs, 4.7 % on 9 never-seen programs"; "model accuracy not recorded" when nothing is
-    /// known.
+    /// known. Held-out programs were kept out of training but measured while the model was
+    /// made; never-seen ones were not used at all.
     std::string summary() const;
     /// The selected program's figure in words, e.g. "gcc: 7.7 % (unseen regions)" or "bzip2:
     /// 13.1 %, never trained on"; empty when unknown.

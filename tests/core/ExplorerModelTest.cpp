@@ -473,7 +473,7 @@ private slots:
         QCOMPARE(accuracy.unseenPrograms->fracOver10Pct, 0.5);
         QVERIFY(!accuracy.labels.has_value());
         QCOMPARE(accuracy.summary(),
-                 std::string("model error 4.0 % on unseen regions, 13.5 % on unseen programs"));
+                 std::string("model error 4.0 % on unseen regions, 13.5 % on held-out programs"));
         QCOMPARE(accuracy.programSummary("alpha"), std::string("alpha: 7.8 % (unseen regions)"));
         QCOMPARE(accuracy.programSummary("beta"), std::string("beta: 13.5 %, never trained on"));
         QVERIFY(accuracy.isHeldOut("beta"));

@@ -105,8 +105,9 @@ private slots:
         QTRY_VERIFY(child<QLabel>(window, "delta_label")->text().contains("baseline little ("));
         session->setBaseline(customBaseline);
         QTRY_VERIFY(!child<QLabel>(window, "delta_label")->text().contains("little"));
-        QCOMPARE(child<QLabel>(window, "accuracy_label")->text(),
-                 QStringLiteral("model error 4.0 % on unseen regions, 13.5 % on unseen programs"));
+        QCOMPARE(
+            child<QLabel>(window, "accuracy_label")->text(),
+            QStringLiteral("model error 4.0 % on unseen regions, 13.5 % on held-out programs"));
         QVERIFY(!child<QLabel>(window, "warning_label")->isVisible()); // on grid, trained
 
         auto* selector = child<QComboBox>(window, "program_selector");
@@ -432,7 +433,7 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("2 (")), qPrintable(text)); // two programs
         QVERIFY(text.contains(QString::fromStdString(session->explorer()->model().name)));
         QVERIFY(text.contains(
-            QStringLiteral("model error 4.0 % on unseen regions, 13.5 % on unseen programs")));
+            QStringLiteral("model error 4.0 % on unseen regions, 13.5 % on held-out programs")));
         about->close();
     }
 

@@ -171,7 +171,7 @@ private slots:
         QCOMPARE(p->targetOnGrid, session.config());
         QVERIFY(p->warnings.empty());
         QCOMPARE(p->accuracy.summary(),
-                 std::string("model error 4.0 % on unseen regions, 13.5 % on unseen programs"));
+                 std::string("model error 4.0 % on unseen regions, 13.5 % on held-out programs"));
 
         // Selecting a program predicts again; an unknown one is refused.
         QVERIFY(session.setProgram(QStringLiteral("beta")));
