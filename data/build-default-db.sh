@@ -221,18 +221,25 @@ stamp "datasets done after ${SECONDS}s"
 #    combined into one. merge-db joins shards of one build only, so the combination
 #    renumbers programs and regions itself, after checking that grid, window, series catalogue
 #    and memory configurations agree and that no program is in two. Made again on every run.
-subset() { # subset IN OUT: a copy of IN with the regions whose index is 0 mod 4 and below 12, no model
+copy_without() { # copy_without IN OUT DROPPED: a copy of IN without the regions that the SQL
+  # query DROPPED selects (their ids, from regions r joined with programs p), without the
+  # programs left with no region, and without models.
   rm -f "$2"
   sqlite3 "$1" "VACUUM INTO '$2'"
   sqlite3 "$2" "
     BEGIN;
-    CREATE TEMP TABLE dropped AS SELECT id FROM regions WHERE region_index % 4 <> 0 OR region_index >= 12;
+    CREATE TEMP TABLE dropped AS $3;
     DELETE FROM series WHERE region_id IN (SELECT id FROM dropped);
     DELETE FROM region_records WHERE region_id IN (SELECT id FROM dropped);
     DELETE FROM labels WHERE region_id IN (SELECT id FROM dropped);
     DELETE FROM regions WHERE id IN (SELECT id FROM dropped);
+    DELETE FROM programs WHERE id NOT IN (SELECT program_id FROM regions);
     DELETE FROM models;
     COMMIT;"
+}
+subset() { # subset IN OUT: a copy of IN with the regions whose index is 0 mod 4 and below 12, no model
+  copy_without "$1" "$2" "SELECT r.id FROM regions r JOIN programs p ON p.id = r.program_id
+    WHERE r.region_index % 4 <> 0 OR r.region_index >= 12"
 }
 combine_into() { # combine_into OUT OTHER: appends OTHER's programs and regions to OUT
   local diff
@@ -300,11 +307,9 @@ for program in $OOD_PROGRAMS; do ood+=("$WORK/ood/$program.ctrace"); done
 if [ ${#ood[@]} -gt 0 ]; then
   "$CONCORDE" build-db --out "$WORK/ood.sqlite" --jobs "$JOBS" "${ood[@]}"
   "$CONCORDE" label --db "$WORK/ood.sqlite" --configs 8 --presets --seed 7 --jobs "$JOBS"
+  # Kept with the model too: the explorer shows it (the error a user's own program should expect).
   "$CONCORDE" evaluate --db "$WORK/ood.sqlite" --model-from "$WORK/shipped.sqlite" \
-    | tee "$WORK/ood-evaluate.txt"
-  # Kept with the model: the explorer shows it (the error a user's own program should expect).
-  "$CONCORDE" evaluate --db "$WORK/ood.sqlite" --model-from "$WORK/shipped.sqlite" \
-    --record-never-seen >/dev/null
+    --record-never-seen | tee "$WORK/ood-evaluate.txt"
   step_done "programs never seen"
 fi
 # The held-out programs at every region of theirs (the shipped subset keeps 3 of their 16, too
@@ -312,19 +317,8 @@ fi
 # the shipped one, scored with the shipped model.
 if [ -n "$HOLD_OUT" ]; then
   heldout_names=$(printf "'%s'," $HOLD_OUT)
-  rm -f "$WORK/heldout.sqlite"
-  sqlite3 "$WORK/default.sqlite" "VACUUM INTO '$WORK/heldout.sqlite'"
-  sqlite3 "$WORK/heldout.sqlite" "
-    BEGIN;
-    CREATE TEMP TABLE dropped AS SELECT r.id FROM regions r JOIN programs p ON p.id = r.program_id
-      WHERE p.name NOT IN (${heldout_names%,});
-    DELETE FROM series WHERE region_id IN (SELECT id FROM dropped);
-    DELETE FROM region_records WHERE region_id IN (SELECT id FROM dropped);
-    DELETE FROM labels WHERE region_id IN (SELECT id FROM dropped);
-    DELETE FROM regions WHERE id IN (SELECT id FROM dropped);
-    DELETE FROM programs WHERE id NOT IN (SELECT program_id FROM regions);
-    DELETE FROM models;
-    COMMIT;"
+  copy_without "$WORK/default.sqlite" "$WORK/heldout.sqlite" "SELECT r.id FROM regions r
+    JOIN programs p ON p.id = r.program_id WHERE p.name NOT IN (${heldout_names%,})"
   "$CONCORDE" label --db "$WORK/heldout.sqlite" --configs "$VALIDATION_CONFIGS" --presets \
     --seed 7 --jobs "$JOBS"
   "$CONCORDE" evaluate --db "$WORK/heldout.sqlite" --model-from "$WORK/shipped.sqlite" \

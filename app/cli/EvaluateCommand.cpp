@@ -14,6 +14,18 @@
 namespace concorde::cli {
 namespace {
 
+/// Stores a label evaluation, without its per-parameter part, as accuracy.KEY of `model` in
+/// `modelDatabase` (one transaction: writeModel replaces the model of that name).
+void storeAccuracy(const std::string& modelDatabase, const CpiModel& model, const char* key,
+                   nlohmann::json evaluation) {
+    evaluation.erase("per_parameter");
+    FeatureDatabase target = FeatureDatabase::openForWriting(modelDatabase);
+    CpiModel updated = model;
+    updated.metrics["accuracy"][key] = std::move(evaluation);
+    target.writeModel(updated);
+    target.close();
+}
+
 /// Stores `result` (the evaluation of `labelled`'s labels) as accuracy.never_seen of `model` in
 /// the database it came from. A program the model trained on would make the figure a claim it
 /// is not, so any is refused by name, as is a model that does not list its training programs.
@@ -30,13 +42,8 @@ void recordNeverSeen(FeatureDatabase& labelled, const CpiModel& model, const nlo
                            program.name +
                            "', so its labels are not of a never-seen program; nothing recorded");
     nlohmann::json stored = result;
-    stored.erase("per_parameter");
     stored.erase("source");
-    FeatureDatabase target = FeatureDatabase::openForWriting(modelDatabase);
-    CpiModel updated = model;
-    updated.metrics["accuracy"]["never_seen"] = stored;
-    target.writeModel(updated);
-    target.close();
+    storeAccuracy(modelDatabase, model, "never_seen", std::move(stored));
 }
 
 } // namespace
@@ -122,15 +129,8 @@ int EvaluateCommand::run(std::ostream& out, std::ostream&) {
             text += std::to_string(evaluation.offGrid) +
                     " labels skipped: their configuration is off the database's grid\n";
         result["source"] = *db_;
-        if (record_) {
-            db = FeatureDatabase::openForWriting(*db_);
-            CpiModel updated = model;
-            nlohmann::json stored = result;
-            stored.erase("per_parameter");
-            updated.metrics["accuracy"]["labels"] = stored;
-            db.writeModel(updated);
-            db.close();
-        }
+        if (record_)
+            storeAccuracy(*db_, model, "labels", result);
         if (recordNeverSeen_)
             recordNeverSeen(db, model, result, *model_.modelFrom);
     }
