@@ -35,8 +35,10 @@
 #     MEMBERS (default 5), VALIDATION_CONFIGS (random labels per region, default 8), JOBS
 #     (default: every core), PROGRAMS, EXTRA_PROGRAMS, MORE_PROGRAMS, SUITE2_PROGRAMS, OOD_PROGRAMS
 #     (space-separated workload names), HOLD_OUT (programs kept out of training),
-#     TRAIN_OPTIONS (extra options for concorde train), LABELS_FROM (a folder holding an earlier
-#     run's .dataset files: their labels are reused, only features are computed).
+#     TRAIN_OPTIONS (extra options for concorde train), BUILD_OPTIONS (extra options for concorde
+#     build-db, e.g. --load-queue-model through-commit; a feature database that exists keeps its
+#     own analysis), LABELS_FROM (a folder holding an earlier run's .dataset files: their labels
+#     are reused, only features are computed).
 #
 #     Time on the development machine (2 cores, shared): see data/README.md.
 set -euo pipefail
@@ -115,24 +117,24 @@ stamp "traces done after ${SECONDS}s"
 # 2. Feature database (resumable).
 traces=()
 for program in $PROGRAMS; do traces+=("$WORK/traces/$program.ctrace"); done
-"$CONCORDE" build-db --out "$WORK/default.sqlite" --jobs "$JOBS" "${traces[@]}"
+"$CONCORDE" build-db --out "$WORK/default.sqlite" --jobs "$JOBS" ${BUILD_OPTIONS:-} "${traces[@]}"
 step_done "build-db shipped programs"
 extra=()
 for program in $EXTRA_PROGRAMS; do extra+=("$WORK/traces/$program.ctrace"); done
 if [ ${#extra[@]} -gt 0 ]; then
-  "$CONCORDE" build-db --out "$WORK/extra.sqlite" --jobs "$JOBS" "${extra[@]}"
+  "$CONCORDE" build-db --out "$WORK/extra.sqlite" --jobs "$JOBS" ${BUILD_OPTIONS:-} "${extra[@]}"
   step_done "build-db training-only programs"
 fi
 more=()
 for program in $MORE_PROGRAMS; do more+=("$WORK/more/$program.ctrace"); done
 if [ ${#more[@]} -gt 0 ]; then
-  "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" "${more[@]}"
+  "$CONCORDE" build-db --out "$WORK/more.sqlite" --jobs "$JOBS" ${BUILD_OPTIONS:-} "${more[@]}"
   step_done "build-db more programs"
 fi
 suite2=()
 for program in $SUITE2_PROGRAMS; do suite2+=("$WORK/suite2/$program.ctrace"); done
 if [ ${#suite2[@]} -gt 0 ]; then
-  "$CONCORDE" build-db --out "$WORK/suite2.sqlite" --jobs "$JOBS" "${suite2[@]}"
+  "$CONCORDE" build-db --out "$WORK/suite2.sqlite" --jobs "$JOBS" ${BUILD_OPTIONS:-} "${suite2[@]}"
   step_done "build-db suite2 programs"
 fi
 # Feature databases from before the store drain (no meta.store_queue_model) or before loads were
@@ -241,6 +243,9 @@ subset() { # subset IN OUT: a copy of IN with the regions whose index is 0 mod 4
   copy_without "$1" "$2" "SELECT r.id FROM regions r JOIN programs p ON p.id = r.program_id
     WHERE r.region_index % 4 <> 0 OR r.region_index >= 12"
 }
+# What must agree between feature databases that are combined: a key one of them lacks (an
+# older analysis) differs too.
+analysis_keys="'window_size', 'grid', 'schema_version', 'store_queue_model', 'load_timing', 'load_queue_model'"
 combine_into() { # combine_into OUT OTHER: appends OTHER's programs and regions to OUT
   local diff
   diff=$(sqlite3 "$1" "ATTACH '$2' AS b;
@@ -248,10 +253,12 @@ combine_into() { # combine_into OUT OTHER: appends OTHER's programs and regions 
          + (SELECT count(*) FROM (SELECT * FROM b.series_keys EXCEPT SELECT * FROM series_keys))
          + (SELECT count(*) FROM (SELECT * FROM memory_configs EXCEPT SELECT * FROM b.memory_configs))
          + (SELECT count(*) FROM (SELECT * FROM b.memory_configs EXCEPT SELECT * FROM memory_configs))
-         + (SELECT count(*) FROM meta m JOIN b.meta n ON n.key = m.key
-            WHERE m.key IN ('window_size', 'grid', 'schema_version') AND m.value <> n.value)
+         + (SELECT count(*) FROM (SELECT key, value FROM meta WHERE key IN ($analysis_keys)
+                                  EXCEPT SELECT key, value FROM b.meta WHERE key IN ($analysis_keys)))
+         + (SELECT count(*) FROM (SELECT key, value FROM b.meta WHERE key IN ($analysis_keys)
+                                  EXCEPT SELECT key, value FROM meta WHERE key IN ($analysis_keys)))
          + (SELECT count(*) FROM programs p JOIN b.programs q ON q.name = p.name);")
-  [ "$diff" = 0 ] || { echo "build-default-db: $2 does not fit $1 (grid, window, catalogue or programs)" >&2; exit 1; }
+  [ "$diff" = 0 ] || { echo "build-default-db: $2 does not fit $1 (grid, window, analysis, catalogue or programs)" >&2; exit 1; }
   sqlite3 "$1" "ATTACH '$2' AS b;
     BEGIN;
     CREATE TEMP TABLE pmap AS SELECT id AS old, id + (SELECT coalesce(max(id), 0) FROM main.programs) AS new FROM b.programs;
@@ -305,7 +312,7 @@ step_done "evaluate"
 ood=()
 for program in $OOD_PROGRAMS; do ood+=("$WORK/ood/$program.ctrace"); done
 if [ ${#ood[@]} -gt 0 ]; then
-  "$CONCORDE" build-db --out "$WORK/ood.sqlite" --jobs "$JOBS" "${ood[@]}"
+  "$CONCORDE" build-db --out "$WORK/ood.sqlite" --jobs "$JOBS" ${BUILD_OPTIONS:-} "${ood[@]}"
   "$CONCORDE" label --db "$WORK/ood.sqlite" --configs 8 --presets --seed 7 --jobs "$JOBS"
   # Kept with the model too: the explorer shows it (the error a user's own program should expect).
   "$CONCORDE" evaluate --db "$WORK/ood.sqlite" --model-from "$WORK/shipped.sqlite" \

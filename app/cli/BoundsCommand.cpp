@@ -24,6 +24,7 @@ std::string BoundsCommand::description() const {
 
 void BoundsCommand::declare(CLI::App& app) {
     workload_.addTo(app, "window size in instructions", 16);
+    addLoadQueueModelOption(app, analysis_);
     CLI::Option* json = app.add_flag("--json", json_, "JSON with all series");
     app.add_flag("--csv", csv_, "CSV: region,window,binding,<resource bounds>,<auxiliary>")
         ->excludes(json);
@@ -35,7 +36,7 @@ int BoundsCommand::run(std::ostream& out, std::ostream&) {
     const auto& regions = reader.info().regions;
 
     const RegionAnalyzer analyzer;
-    const BoundsCalculator calculator(workload_.window);
+    const BoundsCalculator calculator(workload_.window, 1, analysis_);
     const MemoryConfig memory = MemoryConfig::fromCoreConfig(workload_.config.config);
     nlohmann::json report;
     report["trace"] = workload_.trace;

@@ -2,6 +2,7 @@
 
 #include "Command.h"
 #include "TraceWorkload.h"
+#include "bounds/AnalysisRevision.h"
 
 namespace concorde::cli {
 
@@ -16,6 +17,7 @@ public:
 
 private:
     TraceWorkload workload_;
+    AnalysisRevision analysis_ = AnalysisRevision::current();
     bool json_ = false;
     bool csv_ = false;
 };

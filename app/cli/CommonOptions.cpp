@@ -1,5 +1,6 @@
 #include "CommonOptions.h"
 
+#include "bounds/AnalysisRevision.h"
 #include "store/Shard.h"
 
 #include <CLI/CLI.hpp>
@@ -89,6 +90,21 @@ CLI::Option* addShardOption(CLI::App& app, Shard& shard, const std::string& help
         .add_option_function<std::string>(
             "--shard", [&shard](const std::string& text) { shard = Shard::parse(text); }, help)
         ->type_name("I/N");
+}
+
+CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis) {
+    return app
+        .add_option_function<std::string>(
+            "--load-queue-model",
+            [&analysis](const std::string& text) {
+                analysis.loadQueueThroughCommit = text == "through-commit";
+            },
+            "the LQ bound: 'loads-only' (loads without dependencies; what the shipped model "
+            "was trained on) or 'through-commit' (each load holds its entry until it commits, "
+            "behind every older instruction; docs/design.md section 7)")
+        ->type_name("M")
+        ->check(oneOf({"loads-only", "through-commit"}))
+        ->default_str("loads-only");
 }
 
 } // namespace concorde::cli

@@ -12,7 +12,8 @@ class Validator;
 
 namespace concorde {
 class Shard;
-}
+struct AnalysisRevision;
+} // namespace concorde
 
 namespace concorde::cli {
 
@@ -37,5 +38,8 @@ CLI::Option* addSeedOption(CLI::App& app, std::uint64_t& seed, const std::string
 /// `--shard I/N`, one part of a job spread over a cluster (build-db, label); `help` says of
 /// what. The text is parsed into `shard` as it is read, so a malformed one is a usage error.
 CLI::Option* addShardOption(CLI::App& app, Shard& shard, const std::string& help);
+/// `--load-queue-model loads-only|through-commit`: which LQ bound a command computes
+/// (AnalysisRevision::loadQueueThroughCommit), set in `analysis` as it is read.
+CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis);
 
 } // namespace concorde::cli

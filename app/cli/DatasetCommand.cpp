@@ -65,6 +65,7 @@ void DatasetCommand::declare(CLI::App& app) {
         ->type_name("G")
         ->capture_default_str()
         ->needs(traces);
+    addLoadQueueModelOption(app, options_.analysis)->needs(traces);
     app.add_option("--balanced", options_.balancedFraction,
                    "fraction of draws that are balanced cores (every parameter near one common "
                    "size level) instead of independent draws")

@@ -96,6 +96,9 @@ int EvaluateCommand::run(std::ostream& out, std::ostream&) {
     std::string text;
     if (dataset_) {
         DatasetFile dataset = DatasetFile::openReadOnly(*dataset_);
+        AnalysisRevision features = AnalysisRevision::current();
+        features.loadQueueThroughCommit = dataset.settings().loadQueueThroughCommit();
+        model.checkAnalysis(features, *dataset_);
         const AccuracyReport test = ModelTraining::evaluate(model, dataset.samples({"test"}));
         const AccuracyReport heldOut =
             ModelTraining::evaluate(model, dataset.samples({"held_out"}));

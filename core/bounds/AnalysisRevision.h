@@ -17,6 +17,13 @@ struct AnalysisRevision {
     /// L1d MSHRs (meta.load_timing = "timed"; RegionAnalyzer::setTimedLoads). False: a
     /// prefetched line is there at once and misses have no MSHR limit.
     bool timedLoads = true;
+    /// The LQ bound holds each load's entry to its commit, through the ROB system with an
+    /// unlimited ROB (RobModel::runLoadQueue; meta.load_queue_model = "through_commit"). False:
+    /// loads alone, without dependencies, every other instruction free (QueueModel::Kind::Load),
+    /// which lets a 16-entry LQ look unlimited where loads wait behind slow older work. Off in
+    /// current() until the shipped model is trained on it: a model reads the features of the
+    /// analysis it was trained on.
+    bool loadQueueThroughCommit = false;
 
     /// The revision this build computes for new databases.
     static AnalysisRevision current() { return {}; }

@@ -69,7 +69,10 @@ ResourceBounds BoundsCalculator::compute(Prepared& prepared, const CoreConfig& c
     const RobModel::Result rob =
         prepared.rob.run(static_cast<std::uint32_t>(config.rob()), windowSize_);
     add("rob", rob.ipc);
-    add("lq", QueueModel::run(index, QueueModel::Kind::Load, config.loadQueue(), windowSize_));
+    const auto loadQueue = static_cast<std::uint32_t>(config.loadQueue());
+    add("lq", analysis_.loadQueueThroughCommit
+                  ? prepared.rob.runLoadQueue(loadQueue, windowSize_).ipc
+                  : QueueModel::run(index, QueueModel::Kind::Load, loadQueue, windowSize_));
     add("sq", QueueModel::run(index, QueueModel::Kind::Store, config.storeQueue(), windowSize_));
     add("alu_issue", IssueModel::width(counts, IssueGroup::Alu, config.aluIssue()));
     add("fp_issue", IssueModel::width(counts, IssueGroup::Fp, config.fpIssue()));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "analysis/AnnotatedRegion.h"
+#include "bounds/AnalysisRevision.h"
 #include "bounds/IssueModel.h"
 #include "bounds/RegionIndex.h"
 #include "bounds/ResourceBounds.h"
@@ -20,9 +21,12 @@ public:
     /// ROB sizes whose overall throughput is an auxiliary scalar for every configuration.
     static const std::vector<std::uint32_t>& auxiliaryRobSizes();
 
+    /// `analysis` chooses between revisions of a model (AnalysisRevision); the SQ bound is
+    /// always the timed one.
     explicit BoundsCalculator(std::uint32_t windowSize = kDefaultWindowSize,
-                              std::uint32_t icacheHitCycles = 1)
-        : windowSize_(windowSize), icacheHitCycles_(icacheHitCycles) {}
+                              std::uint32_t icacheHitCycles = 1,
+                              AnalysisRevision analysis = AnalysisRevision::current())
+        : windowSize_(windowSize), icacheHitCycles_(icacheHitCycles), analysis_(analysis) {}
 
     /// Everything about one analysed region that does not depend on the core parameters,
     /// computed once and shared by every configuration with the same memory parameters.
@@ -56,6 +60,7 @@ public:
 private:
     std::uint32_t windowSize_;
     std::uint32_t icacheHitCycles_;
+    AnalysisRevision analysis_;
 };
 
 } // namespace concorde

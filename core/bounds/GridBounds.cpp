@@ -92,11 +92,14 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                              {},
                              WindowSeries{static_cast<float>(ipc)}});
         }
-        for (double lq : g[index(ParamId::LoadQueue)])
-            local.push_back(
-                memorySeries("lq", memory, ParamId::LoadQueue, lq,
-                             QueueModel::run(prepared.index, QueueModel::Kind::Load,
-                                             static_cast<std::uint32_t>(lq), windowSize)));
+        for (double lq : g[index(ParamId::LoadQueue)]) {
+            const auto size = static_cast<std::uint32_t>(lq);
+            local.push_back(memorySeries(
+                "lq", memory, ParamId::LoadQueue, lq,
+                revision.loadQueueThroughCommit
+                    ? prepared.rob.runLoadQueue(size, windowSize).ipc
+                    : QueueModel::run(prepared.index, QueueModel::Kind::Load, size, windowSize)));
+        }
         // Stores drain through the L1d after commit: the SQ sees the memory.
         if (revision.timedStores)
             for (double sq : g[index(ParamId::StoreQueue)])

@@ -41,6 +41,8 @@ RobModel::RobModel(const AnnotatedRegion& region)
                        static_cast<std::uint8_t>(inst.episodeLevel),
                        static_cast<std::uint8_t>(inst.producers.size()),
                        static_cast<std::uint8_t>(inst.triggersPrefetch() ? 1 : 0)};
+        if (inst.isLoad())
+            loads_.push_back(static_cast<std::uint32_t>(i));
     }
     arrival_.resize(n);
     start_.resize(n);
@@ -49,18 +51,58 @@ RobModel::RobModel(const AnnotatedRegion& region)
     pending_.resize(n);
 }
 
+namespace {
+
+/// The ROB: instruction i arrives when instruction i − R commits.
+struct RobGate {
+    std::size_t rob, n;
+    std::size_t ungated() const { return std::min(n, rob); }
+    std::size_t of(std::size_t i) const { return i - rob; }
+};
+
+/// The load queue: a precomputed gate per instruction (RobModel::runLoadQueue).
+struct TableGate {
+    const std::vector<std::uint32_t>& gates;
+    std::size_t first;
+    std::size_t ungated() const { return first; }
+    std::size_t of(std::size_t i) const { return gates[i]; }
+};
+
+} // namespace
+
 RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) {
+    return simulate(RobGate{std::max<std::uint32_t>(robSize, 1), region_.size()}, windowSize);
+}
+
+RobModel::Result RobModel::runLoadQueue(std::uint32_t loadQueueSize, std::uint32_t windowSize) {
+    const std::size_t n = region_.size();
+    const std::size_t q = std::max<std::uint32_t>(loadQueueSize, 1);
+    // Instruction i with m loads at or before it waits for load m − Q − 1 (counted from 0) to
+    // commit: a load for its own entry, a younger non-load behind it in dispatch order.
+    const std::size_t first = loads_.size() > q ? loads_[q] : n;
+    loadGate_.assign(n, 0);
+    std::size_t seen = q + 1; // loads at or before `i`, for i ≥ first
+    for (std::size_t i = first; i < n; ++i) {
+        while (seen < loads_.size() && loads_[seen] <= i)
+            ++seen;
+        loadGate_[i] = loads_[seen - q - 1];
+    }
+    return simulate(TableGate{loadGate_, first}, windowSize);
+}
+
+template <class Gate>
+RobModel::Result RobModel::simulate(const Gate& gate, std::uint32_t windowSize) {
     const AnnotatedRegion& region = region_;
     const std::size_t n = region.size();
     Result result;
     if (n == 0)
         return result;
-    const std::size_t rob = std::max<std::uint32_t>(robSize, 1);
+    const std::size_t ungated = gate.ungated();
     std::fill(arrival_.begin(), arrival_.end(), 0.0);
     std::fill(start_.begin(), start_.end(), 0.0);
     std::fill(finish_.begin(), finish_.end(), -1.0);
     for (std::size_t i = 0; i < n; ++i)
-        pending_[i] = static_cast<std::uint8_t>(compact_[i].producers + (i >= rob ? 1 : 0));
+        pending_[i] = static_cast<std::uint8_t>(compact_[i].producers + (i >= ungated ? 1 : 0));
 
     // The ring spans the usual distance between now and a scheduled start: the slowest memory
     // response (an in-flight line may be up to one DRAM latency away) plus the slowest class
@@ -110,12 +152,13 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
         }
         return from; // not reached while anything is scheduled
     };
-    for (std::size_t i = 0; i < std::min(n, rob); ++i)
+    for (std::size_t i = 0; i < ungated; ++i)
         if (pending_[i] == 0)
             push(0.0, i);
 
     MemoryOrderingModel memory(region);
-    std::size_t committed = 0; // instructions [0, committed) have commit times
+    std::size_t committed = 0;       // instructions [0, committed) have commit times
+    std::size_t nextGated = ungated; // the first instruction still waiting for its gate
     double lastCommit = 0;
     const auto release = [&](std::size_t j, double time) __attribute__((always_inline)) {
         if (time > start_[j])
@@ -155,13 +198,13 @@ RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) 
             for (const std::uint32_t edge : consumers_.of(i))
                 release(ConsumerLists::consumer(edge), ConsumerLists::isEarly(edge) ? s + 1 : f);
             // Commit in order as far as finished instructions allow; each commit lets the
-            // instruction R places younger arrive.
+            // instructions it gates arrive (for the ROB, the one R places younger).
             while (committed < n && finish_[committed] >= 0) {
                 lastCommit = std::max(lastCommit, finish_[committed]);
                 commit_[committed] = lastCommit;
-                if (committed + rob < n) {
-                    arrival_[committed + rob] = lastCommit;
-                    release(committed + rob, lastCommit);
+                for (; nextGated < n && gate.of(nextGated) <= committed; ++nextGated) {
+                    arrival_[nextGated] = lastCommit;
+                    release(nextGated, lastCommit);
                 }
                 ++committed;
             }

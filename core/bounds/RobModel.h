@@ -34,6 +34,15 @@ public:
     explicit RobModel(const AnnotatedRegion& region);
     Result run(std::uint32_t robSize, std::uint32_t windowSize);
 
+    /// The load queue of size Q alone, through commit (docs/design.md §7): the same system with
+    /// an unlimited ROB, where instructions dispatch in order and a load needs the entry of the
+    /// load Q loads older, which frees when that load commits, as in the reference simulator:
+    ///   arrival  a_i = c_{L(m_i − Q)}  (0 while m_i ≤ Q)
+    /// with m_i the number of loads up to and including i and L(k) the k-th load. So a load
+    /// waits for everything older to finish, dependencies and other instructions included;
+    /// without loads it is the region's dataflow limit.
+    Result runLoadQueue(std::uint32_t loadQueueSize, std::uint32_t windowSize);
+
     /// One-off convenience: prepare and run.
     static Result run(const AnnotatedRegion& region, std::uint32_t robSize,
                       std::uint32_t windowSize) {
@@ -41,6 +50,11 @@ public:
     }
 
 private:
+    /// The system for a dispatch gate: instructions [0, gate.ungated()) arrive at 0; a later
+    /// instruction i arrives when instruction gate.of(i) commits (non-decreasing in i).
+    template <class Gate>
+    Result simulate(const Gate& gate, std::uint32_t windowSize);
+
     /// What run() needs of each instruction, packed (16 bytes) so the event loop stays in cache.
     struct Compact {
         std::uint32_t lineId;
@@ -57,6 +71,8 @@ private:
     ConsumerLists consumers_;
     std::vector<double> arrival_, start_, finish_, commit_;
     std::vector<std::uint8_t> pending_;
+    std::vector<std::uint32_t> loads_;    ///< positions of the loads
+    std::vector<std::uint32_t> loadGate_; ///< runLoadQueue's gate of every instruction
     /// Calendar queue of instructions whose start is known: every time in the model is a whole
     /// cycle and every event schedules strictly later than the current time, no further ahead
     /// than the longest latency, so a ring of per-cycle buckets replaces a heap. Within a cycle

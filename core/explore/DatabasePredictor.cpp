@@ -39,6 +39,7 @@ DatabasePredictor::DatabasePredictor(FeatureDatabase& database, CpiModel model,
     : model_(std::move(model)), grid_(grid ? *grid : ParameterGrid(database.buildSettings().grid)) {
     model_.check(database.path().string());
     const std::string file = database.path().string();
+    model_.checkAnalysis(database.buildSettings().analysis, file);
     if (catalog.regions().empty())
         throw badInput(file + " has no complete region to predict" +
                        (catalog.damaged().empty() ? "" : " (" + catalog.damageSummary() + ")"));

@@ -69,6 +69,7 @@ ModelCheck::Report ModelCheck::run(const std::filesystem::path& path) {
             if (!model)
                 throw badInput("not found");
             checkAccuracy(model->metrics, ModelAccuracy::fromMetrics(model->metrics));
+            model->checkAnalysis(database.buildSettings().analysis, path.string());
             const ParameterGrid grid(database.buildSettings().grid);
             const ConfigChecker checker(grid,
                                         ConfigChecker::trainedValuesFromMetrics(model->metrics));

@@ -109,6 +109,22 @@ void CpiModel::check(const std::string& context) const {
                                  "resource blocks in its layout");
 }
 
+void CpiModel::checkAnalysis(const AnalysisRevision& features, const std::string& context) const {
+    if (features.loadQueueThroughCommit == loadQueueThroughCommit)
+        return;
+    const auto kind = [](bool throughCommit) {
+        return std::string(throughCommit ? "the load queue through commit"
+                                         : "the loads-only load queue");
+    };
+    throw badInput(context + " holds bounds with " + kind(features.loadQueueThroughCommit) +
+                   ", but model '" + name + "' was trained on bounds with " +
+                   kind(loadQueueThroughCommit) +
+                   ", so it cannot predict from them; build the database with "
+                   "--load-queue-model " +
+                   (loadQueueThroughCommit ? "through-commit" : "loads-only") +
+                   ", or train a model on features like these");
+}
+
 std::string CpiModel::outputName(CpiOutput output) {
     switch (output) {
     case CpiOutput::Direct:

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bounds/AnalysisRevision.h"
 #include "features/FeatureLayout.h"
 #include "ml/BandCalibration.h"
 #include "ml/FeatureNormalizer.h"
@@ -48,6 +49,9 @@ struct CpiModel {
     /// tables make the bound itself monotone, MonotoneEnvelope). Off in models before
     /// 2026-11-29.
     bool bottleneckFloor = false;
+    /// The LQ bound of the features it trained on (AnalysisRevision::loadQueueThroughCommit;
+    /// false in models before 2026-11-30). A model reads only features of that kind.
+    bool loadQueueThroughCommit = false;
     BandCalibration band;
     /// Where the training programs lie, for the per-region out-of-distribution score (empty
     /// in models before issue 17).
@@ -69,6 +73,11 @@ struct CpiModel {
     bool usesBottleneckCpi() const {
         return output == CpiOutput::BottleneckAnchored || bottleneckFloor;
     }
+
+    /// Throws a bad-input ConcordeError (naming `context`, the features' source) when the
+    /// features come from another analysis than the model trained on: the same layout, but
+    /// columns that mean something else, so its predictions would be wrong without a sign.
+    void checkAnalysis(const AnalysisRevision& features, const std::string& context) const;
 
     /// Mean CPI of the members on raw features (width = layout.width()).
     double predict(std::span<const float> rawFeatures) const;

@@ -112,6 +112,7 @@ DatabaseBuilder::Summary DatabaseBuilder::build(FeatureDatabase& db, const Optio
         settings.windowSize = options.windowSize;
         settings.grid = options.grid;
         settings.createdBy = options.createdBy;
+        settings.analysis = options.analysis;
         // A database built by an older analysis is extended with it, so that programs can still
         // be added to it and its model still reads features of the kind it was trained on.
         if (db.hasBuildSettings())

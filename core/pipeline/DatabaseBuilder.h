@@ -1,8 +1,8 @@
 #pragma once
 
-#include "params/MethodConstants.h"
 #include "bounds/GridBounds.h"
 #include "common/JobControl.h"
+#include "params/MethodConstants.h"
 #include "store/DatabaseRows.h"
 #include "store/SeriesCatalog.h"
 #include "store/SeriesGroupCodec.h"
@@ -39,6 +39,8 @@ public:
         Shard shard;
         int seriesLevel = SeriesGroupCodec::kDefaultLevel;
         std::string createdBy = "concorde build-db";
+        /// The analysis of a new database; one that exists keeps its own.
+        AnalysisRevision analysis = AnalysisRevision::current();
     };
 
     struct Summary {

@@ -45,6 +45,13 @@ struct RegionInput {
         series;
 };
 
+/// Records an analysis other than the loads-only LQ in the file's sources (absent otherwise, as
+/// in files drawn before there was a choice, so that they resume unchanged).
+void addAnalysis(nlohmann::json& sources, const AnalysisRevision& analysis) {
+    if (analysis.loadQueueThroughCommit)
+        sources["load_queue_model"] = "through_commit";
+}
+
 /// Records the kinds of draws in the file's sources, each absent when unused (as in files drawn
 /// before the option), so that resuming with other fractions or anchors is refused.
 void addDrawKinds(nlohmann::json& sources, const DatasetBuilder::Options& options) {
@@ -338,6 +345,7 @@ DatasetBuilder::Summary DatasetBuilder::fromDatabase(const std::filesystem::path
     }
     nlohmann::json sources = {{"database", std::filesystem::absolute(database).lexically_normal()},
                               {"window", settings.windowSize}};
+    addAnalysis(sources, settings.analysis);
     addDrawKinds(sources, options);
     if (!options.shard.all()) // absent without a shard: the one-machine file's sources
         sources["shard"] = options.shard.toString();
@@ -378,16 +386,18 @@ DatasetBuilder::Summary DatasetBuilder::fromTraces(const std::vector<std::filesy
             };
             const std::uint64_t warmup = r.warmup;
             const std::uint32_t window = options.windowSize;
-            r.series = [warmup, window, &grid](
+            const AnalysisRevision analysis = options.analysis;
+            r.series = [warmup, window, analysis, &grid](
                            std::span<const TraceRecord> records,
                            std::shared_ptr<const WarmState> warm) -> std::unique_ptr<SeriesSource> {
-                return std::make_unique<GridSeriesSource>(
-                    GridBounds::build(records, warmup, grid, window, {}, std::move(warm)));
+                return std::make_unique<GridSeriesSource>(GridBounds::build(
+                    records, warmup, grid, window, {}, std::move(warm), analysis));
             };
             regions.push_back(std::move(r));
         }
     }
     nlohmann::json sources = {{"traces", list}, {"window", options.windowSize}};
+    addAnalysis(sources, options.analysis);
     addDrawKinds(sources, options);
     if (!options.shard.all())
         sources["shard"] = options.shard.toString();

@@ -43,6 +43,8 @@ public:
         unsigned jobs = 0; ///< 0: every core
         int percentiles = 10;
         std::uint32_t windowSize = kDefaultWindowSize; ///< traces only (a database has its own)
+        /// The analysis of the features, traces only (a database has its own).
+        AnalysisRevision analysis = AnalysisRevision::current();
         /// An earlier dataset drawn with the same seed and inputs (e.g. before a feature layout
         /// change): draws found there with the same region and configuration take its label
         /// instead of a new simulation. Only the features are recomputed.

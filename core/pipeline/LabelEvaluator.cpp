@@ -18,6 +18,7 @@ namespace concorde {
 
 LabelEvaluator::Result LabelEvaluator::evaluate(FeatureDatabase& database, const CpiModel& model) {
     model.check(database.path().string());
+    model.checkAnalysis(database.buildSettings().analysis, database.path().string());
     const ParameterGrid grid(database.buildSettings().grid);
     std::map<std::int64_t, std::string> programs;
     for (const auto& p : database.programs())
@@ -77,10 +78,10 @@ LabelEvaluator::Result LabelEvaluator::evaluate(FeatureDatabase& database, const
                 const double linear =
                     model.linear.empty() ? 0.0 : double(model.linear.predict(normalised)(0));
                 const CpiBand band = predictor->predictBand(config);
-                entries.emplace_back(label.source,
-                                     AccuracyReport::Entry{program, config, label.cpi, band.cpi,
-                                                           assembler.minimumBoundCpi(config, *series),
-                                                           linear, band.low, band.high});
+                entries.emplace_back(
+                    label.source, AccuracyReport::Entry{program, config, label.cpi, band.cpi,
+                                                        assembler.minimumBoundCpi(config, *series),
+                                                        linear, band.low, band.high});
             }
             std::lock_guard lock(mutex);
             result.offGrid += offGrid;

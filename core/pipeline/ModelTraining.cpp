@@ -185,6 +185,10 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
         if (!(dataset->layout() == layout))
             throw badInput(dataset->path().string() + " has another feature layout than " +
                            datasets.front()->path().string() + "; they cannot be pooled");
+        if (dataset->settings().loadQueueThroughCommit() !=
+            datasets.front()->settings().loadQueueThroughCommit())
+            throw badInput(dataset->path().string() + " has features of another LQ bound than " +
+                           datasets.front()->path().string() + "; they cannot be pooled");
         append(trainSamples, dataset->samples({"train"}));
         append(testSamples, dataset->samples({"test"}));
         append(heldOutSamples, dataset->samples({"held_out"}));
@@ -207,6 +211,7 @@ ModelTraining::Result ModelTraining::train(const std::vector<DatasetFile*>& data
     result.model.layout = layout;
     result.model.output = ensemble.output;
     result.model.bottleneckFloor = ensemble.bottleneckFloor;
+    result.model.loadQueueThroughCommit = datasets.front()->settings().loadQueueThroughCommit();
     const Eigen::MatrixXf raw = featureMatrix(trainSamples);
     Eigen::VectorXf targets(raw.cols());
     for (std::size_t j = 0; j < trainSamples.size(); ++j)

@@ -49,6 +49,11 @@ bool DatasetFile::isDataset(const std::filesystem::path& path) {
     }
 }
 
+bool DatasetSettings::loadQueueThroughCommit() const {
+    const auto parsed = nlohmann::json::parse(sources, nullptr, false);
+    return parsed.is_object() && parsed.value("load_queue_model", "") == "through_commit";
+}
+
 DatasetSettings DatasetFile::readSettings(SqliteConnection& connection,
                                           const std::filesystem::path& path) {
     const std::string name = path.string();

@@ -40,6 +40,10 @@ struct DatasetSettings {
     std::string sources;              ///< canonical description of the inputs (JSON text)
     std::string gridText;             ///< GridDescription::canonicalText
     std::string layoutJson;           ///< FeatureLayout::toJson, dumped
+
+    /// Whether the features have the LQ bound through commit (sources.load_queue_model,
+    /// absent in files drawn with the loads-only one; AnalysisRevision).
+    bool loadQueueThroughCommit() const;
 };
 
 /// A dataset file (`concorde dataset`): an SQLite file with a `meta` table (format

@@ -222,6 +222,8 @@ BuildSettings FeatureDatabase::buildSettings() {
     settings.createdBy = meta("created_by").value_or("");
     settings.analysis.timedStores = meta("store_queue_model").value_or("") == "timed";
     settings.analysis.timedLoads = meta("load_timing").value_or("") == "timed";
+    settings.analysis.loadQueueThroughCommit =
+        meta("load_queue_model").value_or("") == "through_commit";
     settings_ = std::make_unique<BuildSettings>(settings);
     return settings;
 }
@@ -261,6 +263,8 @@ void FeatureDatabase::initialiseBuildSettings(const BuildSettings& settings) {
         setMeta("store_queue_model", "timed");
     if (settings.analysis.timedLoads)
         setMeta("load_timing", "timed");
+    if (settings.analysis.loadQueueThroughCommit)
+        setMeta("load_queue_model", "through_commit");
     const SeriesCatalog catalog(settings.grid, settings.analysis.timedStores);
     auto memory = connection_->prepare("INSERT INTO memory_configs (id, l1d_kb, l1i_kb, l2_kb, "
                                        "pf_degree) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -717,6 +721,8 @@ std::int64_t FeatureDatabase::writeModel(const CpiModel& model) {
         metrics["structure"]["ood"] = model.ood.toJson();
     if (model.bottleneckFloor)
         metrics["structure"]["floor"] = "bottleneck";
+    if (model.loadQueueThroughCommit)
+        metrics["structure"]["load_queue_model"] = "through_commit";
     const auto weights = Mlp::ensembleToBlob(model.members);
     SqliteTransaction transaction(*connection_);
     auto remove = connection_->prepare("DELETE FROM models WHERE name = ?1", "replacing a model");
@@ -776,6 +782,13 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
                     throw badInput(what + ": unknown floor '" + floor +
                                    "' (known: bottleneck, none)");
                 model.bottleneckFloor = floor == "bottleneck";
+            }
+            if (structure.has("load_queue_model")) {
+                const std::string lq = structure.string("load_queue_model");
+                if (lq != "through_commit" && lq != "loads_only")
+                    throw badInput(what + ": unknown load_queue_model '" + lq +
+                                   "' (known: loads_only, through_commit)");
+                model.loadQueueThroughCommit = lq == "through_commit";
             }
             if (structure.has("ood"))
                 model.ood = OutOfDistributionScore::fromJson(structure.value("ood"),

@@ -5,6 +5,8 @@
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"
 #include "bounds/GridBounds.h"
+#include "bounds/QueueModel.h"
+#include "bounds/RegionIndex.h"
 #include "bounds/RobModel.h"
 #include "params/Preset.h"
 #include "trace/TraceReader.h"
@@ -57,6 +59,33 @@ void robModelOneSize(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
 }
 
+// The LQ bound at one size: loads alone (QueueModel) or through commit (the ROB system with
+// an unlimited ROB, RobModel::runLoadQueue; argument 1).
+void loadQueueOneSize(benchmark::State& state) {
+    const Loaded& d = loaded();
+    RobModel model(d.region);
+    const RegionIndex index(d.region);
+    const bool throughCommit = state.range(0) != 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            throughCommit ? model.runLoadQueue(48, 400).overallIpc
+                          : QueueModel::run(index, QueueModel::Kind::Load, 48, 400).size());
+    state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(d.region.size()));
+}
+
+// The whole default grid for one region with one analysis (argument 1: the LQ through commit).
+void defaultGridOneRegionWith(benchmark::State& state) {
+    const Loaded& d = loaded();
+    const BoundsGrid grid = defaultBoundsGrid();
+    AnalysisRevision analysis = AnalysisRevision::current();
+    analysis.loadQueueThroughCommit = state.range(0) != 0;
+    std::size_t series = 0;
+    for (auto _ : state)
+        series = GridBounds::build(d.records, d.warmup, grid, kDefaultWindowSize, {}, {}, analysis)
+                     .series.size();
+    state.counters["series"] = static_cast<double>(series);
+}
+
 void traceAnalysisOneMemoryConfig(benchmark::State& state) {
     const Loaded& d = loaded();
     const RegionAnalyzer analyzer;
@@ -92,6 +121,13 @@ BENCHMARK(allBoundsOneConfig)->Unit(benchmark::kMillisecond);
 BENCHMARK(defaultGridOneRegion)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
 BENCHMARK(prepareRegion)->Unit(benchmark::kMillisecond);
 BENCHMARK(robModelOneSize)->Unit(benchmark::kMillisecond);
+BENCHMARK(loadQueueOneSize)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(defaultGridOneRegionWith)
+    ->Arg(0)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(3);
 BENCHMARK(traceAnalysisOneMemoryConfig)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

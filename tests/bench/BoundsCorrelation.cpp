@@ -2,7 +2,8 @@
 // (issue: "report the correlation between the minimum of the bounds and the simulated IPC
 // across random configurations"). Prints one line per sample and the summary; not a test.
 //
-//   bench/bounds_correlation [samples] [seed]
+//   bench/bounds_correlation [samples] [seed] [loads-only|through-commit]
+// The third argument chooses the LQ bound (AnalysisRevision::loadQueueThroughCommit).
 #include "analysis/MemoryConfig.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/BoundsCalculator.h"
@@ -19,6 +20,8 @@ using namespace concorde;
 int main(int argc, char** argv) {
     const int samples = argc > 1 ? std::atoi(argv[1]) : 200;
     const std::uint64_t seed = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1;
+    AnalysisRevision analysis = AnalysisRevision::current();
+    analysis.loadQueueThroughCommit = argc > 3 && std::string(argv[3]) == "through-commit";
     struct Region {
         std::string name;
         std::vector<TraceRecord> records;
@@ -36,7 +39,7 @@ int main(int argc, char** argv) {
     }
     std::mt19937_64 rng(seed);
     const RegionAnalyzer analyzer;
-    const BoundsCalculator calculator;
+    const BoundsCalculator calculator(kDefaultWindowSize, 1, analysis);
     std::vector<double> simulated, analytical;
     for (int s = 0; s < samples; ++s) {
         CoreConfig config;

@@ -22,6 +22,7 @@
 #include "params/ParameterSpace.h"
 #include "pipeline/DatabaseBuilder.h"
 #include "pipeline/DatasetBuilder.h"
+#include "pipeline/LabelEvaluator.h"
 #include "pipeline/ModelTraining.h"
 #include "pipeline/RegionLabeler.h"
 #include "refsim/ReferenceSimulator.h"
@@ -200,11 +201,13 @@ class ModelPipelineTest : public QObject {
     /// A dataset of `samples` draws from the test traces on the tiny grid, written to `name`
     /// (the programs in `holdOut` are held out), opened read-only.
     DatasetFile tinyDataset(const char* name, std::size_t samples, std::uint64_t seed,
-                            std::vector<std::string> holdOut = {}) {
+                            std::vector<std::string> holdOut = {},
+                            AnalysisRevision analysis = AnalysisRevision::current()) {
         DatasetBuilder::Options options;
         options.samples = samples;
         options.seed = seed;
         options.holdOut = std::move(holdOut);
+        options.analysis = analysis;
         options.jobs = 2;
         options.windowSize = kDatasetWindow;
         DatasetBuilder::fromTraces(traces(), tinyGrid(), file(name), options);
@@ -1186,6 +1189,68 @@ private slots:
         const QString error = errorOf([&] { db.readModel("cpi"); });
         QVERIFY2(error.contains("unknown floor 'ceiling'") && error.contains("model 'cpi'"),
                  qPrintable(error));
+    }
+
+    // The LQ bound through commit changes what the lq features mean, not their layout, so a
+    // model knows which kind it trained on and refuses features of the other kind by name:
+    // datasets record it, pooling both kinds is refused, training stores it in the model, the
+    // database keeps it, and predicting from a database of the other kind is a clear error.
+    void loadQueueModelFromFeaturesToTheModel() {
+        AnalysisRevision throughCommit = AnalysisRevision::current();
+        throughCommit.loadQueueThroughCommit = true;
+        DatasetFile loadsOnly = tinyDataset("lq-loads-only.dataset", 40, 21);
+        DatasetFile committed = tinyDataset("lq-through-commit.dataset", 40, 21, {}, throughCommit);
+        QVERIFY(!loadsOnly.settings().loadQueueThroughCommit());
+        QVERIFY(committed.settings().loadQueueThroughCommit());
+        // The same draws and labels; only features differ, and only some of them.
+        const auto a = loadsOnly.samples(), b = committed.samples();
+        QCOMPARE(a.size(), b.size());
+        std::size_t differing = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            QVERIFY(a[i].config == b[i].config);
+            QCOMPARE(a[i].cpi, b[i].cpi);
+            differing += !sameBits(a[i].features, b[i].features);
+        }
+        QVERIFY2(differing > 0, "the LQ bound through commit changed no feature");
+
+        TrainingOptions training;
+        training.hidden = {8};
+        training.maxEpochs = 2;
+        const QString pooled = errorOf([&] {
+            ModelTraining::train({&loadsOnly, &committed}, training);
+        });
+        QVERIFY2(pooled.contains("another LQ bound") && pooled.contains("cannot be pooled"),
+                 qPrintable(pooled));
+        CpiModel model = ModelTraining::train({&committed}, training).model;
+        QVERIFY(model.loadQueueThroughCommit);
+        QVERIFY(!ModelTraining::train({&loadsOnly}, training).model.loadQueueThroughCommit);
+
+        const auto path = file("lq-model.sqlite");
+        {
+            FeatureDatabase db = FeatureDatabase::openForWriting(path);
+            db.writeModel(model);
+            db.close();
+        }
+        QVERIFY(FeatureDatabase::openReadOnly(path).readModel("cpi")->loadQueueThroughCommit);
+        QCOMPARE(rawExec(path, "UPDATE models SET metrics_json = json_set(metrics_json, "
+                               "'$.structure.load_queue_model', 'stores_too')"),
+                 std::string());
+        const QString unknown =
+            errorOf([&] { FeatureDatabase::openReadOnly(path).readModel("cpi"); });
+        QVERIFY2(unknown.contains("unknown load_queue_model 'stores_too'"), qPrintable(unknown));
+
+        // The pipeline database has the loads-only bound: this model cannot predict from it.
+        FeatureDatabase db = FeatureDatabase::openReadOnly(database());
+        QVERIFY(!db.buildSettings().analysis.loadQueueThroughCommit);
+        const QString refused = errorOf([&] { DatabasePredictor(db, model); });
+        QVERIFY2(refused.contains("load queue through commit") &&
+                     refused.contains("--load-queue-model through-commit"),
+                 qPrintable(refused));
+        QVERIFY(errorOf([&] { LabelEvaluator::evaluate(db, model); }).contains("loads-only"));
+        model.loadQueueThroughCommit = false;
+        std::mt19937_64 rng(3);
+        QVERIFY(DatabasePredictor(db, model).regionCpi(
+                    0, randomOnGrid(db.buildSettings().grid, rng)) > 0);
     }
 
     void linearBaselineRecoversLinearFunction() {

@@ -284,6 +284,52 @@ private slots:
         QCOMPARE(scalar(old, "SELECT count(*) FROM meta WHERE key = 'load_timing'"), qint64(0));
     }
 
+    // `build-db --load-queue-model through-commit` makes a database whose LQ series hold each
+    // load's entry to its commit; every other series is the same as the default build's, the
+    // choice is recorded in meta, a resumed build keeps it, and an unknown model is a usage
+    // error.
+    void loadQueueModelIsTheDatabases() {
+        const QString trace = kSamples + "xz-compress.ctrace";
+        const QString loadsOnly = path("lq-loads-only.sqlite");
+        const QString committed = path("lq-through-commit.sqlite");
+        for (const auto& [db, model] : {std::pair{loadsOnly, QString("loads-only")},
+                                        std::pair{committed, QString("through-commit")}}) {
+            const Run run = concorde({"build-db", "--out", db, "--grid", mediumGrid_,
+                                      "--load-queue-model", model, "--shard", "1/4", trace});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        }
+        QCOMPARE(scalar(committed, "SELECT count(*) FROM meta WHERE key = 'load_queue_model' AND "
+                                   "value = 'through_commit'"),
+                 qint64(1));
+        QCOMPARE(scalar(loadsOnly, "SELECT count(*) FROM meta WHERE key = 'load_queue_model'"),
+                 qint64(0));
+        const auto seriesOf = [](const QString& db) {
+            std::map<QString, QString> blobs;
+            sql(db,
+                "SELECT name, hex(data) FROM series WHERE region_id = (SELECT min(id) FROM "
+                "regions WHERE complete = 1)",
+                true, [&](const QStringList& row) { blobs[row[0]] = row[1]; });
+            return blobs;
+        };
+        const auto a = seriesOf(loadsOnly), b = seriesOf(committed);
+        QVERIFY(a.size() > 10);
+        QCOMPARE(a.size(), b.size());
+        for (const auto& [name, blob] : a)
+            QVERIFY2((blob == b.at(name)) == (name != "lq"), qPrintable(name));
+        // Resumed without the option: the database keeps the analysis it was built with.
+        const Run resumed =
+            concorde({"build-db", "--out", committed, "--grid", mediumGrid_, trace});
+        QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QCOMPARE(scalar(committed, "SELECT count(*) FROM meta WHERE key = 'load_queue_model'"),
+                 qint64(1));
+        QCOMPARE(scalar(committed, "SELECT count(*) FROM regions WHERE complete = 1"), qint64(4));
+        const Run bad = concorde(
+            {"build-db", "--out", path("lq-bad.sqlite"), "--load-queue-model", "sideways", trace});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains("through-commit"), qPrintable(bad.err));
+        QVERIFY(!QFile::exists(path("lq-bad.sqlite")));
+    }
+
     // SIGKILL after a commit, then Ctrl-C after another, then a last run: the result equals an
     // uninterrupted build, row for row and byte for byte.
     void killedAndInterruptedBuildsResume() {
