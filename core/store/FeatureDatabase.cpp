@@ -776,20 +776,20 @@ std::optional<CpiModel> FeatureDatabase::readModel(const std::string& name) {
                 throw badInput(
                     what + ": the structure names " + std::to_string(structure.count("members")) +
                     " members, the weights hold " + std::to_string(model.members.size()));
-            if (structure.has("floor")) {
-                const std::string floor = structure.string("floor");
-                if (floor != "bottleneck" && floor != "none")
-                    throw badInput(what + ": unknown floor '" + floor +
-                                   "' (known: bottleneck, none)");
-                model.bottleneckFloor = floor == "bottleneck";
-            }
-            if (structure.has("load_queue_model")) {
-                const std::string lq = structure.string("load_queue_model");
-                if (lq != "through_commit" && lq != "loads_only")
-                    throw badInput(what + ": unknown load_queue_model '" + lq +
-                                   "' (known: loads_only, through_commit)");
-                model.loadQueueThroughCommit = lq == "through_commit";
-            }
+            // A field of two named values: whether it holds `on` (absent: off).
+            const auto choice = [&](const std::string& key, const std::string& on,
+                                    const std::string& off) {
+                if (!structure.has(key))
+                    return false;
+                const std::string value = structure.string(key);
+                if (value != on && value != off)
+                    throw badInput(what + ": unknown " + key + " '" + value + "' (known: " + on +
+                                   ", " + off + ")");
+                return value == on;
+            };
+            model.bottleneckFloor = choice("floor", "bottleneck", "none");
+            model.loadQueueThroughCommit =
+                choice("load_queue_model", "through_commit", "loads_only");
             if (structure.has("ood"))
                 model.ood = OutOfDistributionScore::fromJson(structure.value("ood"),
                                                              model.layout.width(), what);

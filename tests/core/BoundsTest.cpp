@@ -1,8 +1,8 @@
 // Analytical models: hand-computed tiny regions for every model, and the cross-check against
 // the reference simulator on single-resource kernels.
 #include "../support/KernelTrace.h"
+#include "../support/SampleRegion.h"
 #include "analysis/RegionAnalyzer.h"
-#include "analysis/WarmState.h"
 #include "bounds/BoundsCalculator.h"
 #include "bounds/FrontEndModel.h"
 #include "bounds/GridBounds.h"
@@ -12,7 +12,6 @@
 #include "common/ConcordeError.h"
 #include "refsim/OutOfOrderCore.h"
 #include "refsim/ReferenceSimulator.h"
-#include "trace/TraceReader.h"
 #include "trace/synthetic/KernelCatalog.h"
 #include "trace/synthetic/MicrobenchKernel.h"
 #include "trace/synthetic/VectorSink.h"
@@ -157,12 +156,7 @@ private slots:
         config.applyAssignment("lq=8");
         const MemoryConfig memory = MemoryConfig::fromCoreConfig(config);
         for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
-            TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample +
-                               ".ctrace");
-            std::vector<TraceRecord> records;
-            reader.readRegion(0, records);
-            const std::size_t warmup = reader.info().regions[0].warmup;
-            const auto warm = WarmState::ofRegion(reader.info().regions[0], sample);
+            const auto [records, warmup, warm] = testing::sampleRegion(sample, 0);
             const double simulated =
                 1.0 / ReferenceSimulator::simulate(records, warmup, config,
                                                    ReferenceSimulator::kDefaultWindow, warm.get())

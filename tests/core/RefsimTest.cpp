@@ -1,6 +1,7 @@
 // The reference simulator: the full DiagSim suite, determinism, monotonic sanity and events.
 #include "../support/KernelTrace.h"
 #include "../support/RandomRecords.h"
+#include "../support/SampleRegion.h"
 #include "analysis/RegionAnalyzer.h"
 #include "bounds/RobModel.h"
 #include "common/ConcordeError.h"
@@ -164,11 +165,7 @@ private slots:
         double worst = 0;
         std::string worstWhere;
         for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
-            TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample +
-                               ".ctrace");
-            std::vector<TraceRecord> records;
-            reader.readRegion(1, records);
-            const auto warmup = static_cast<std::size_t>(reader.info().regions[1].warmup);
+            const auto [records, warmup, warm] = testing::sampleRegion(sample, 1);
             for (const auto& spec : ParameterSpace::all()) {
                 if (spec.id == ParamId::BranchPredictor)
                     continue;

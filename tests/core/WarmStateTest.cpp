@@ -5,6 +5,7 @@
 #include "analysis/WarmState.h"
 
 #include "../support/KernelTrace.h"
+#include "../support/SampleRegion.h"
 #include "../support/ToolStream.h"
 #include "analysis/CacheHierarchy.h"
 #include "analysis/FunctionalWarmupSink.h"
@@ -790,11 +791,7 @@ private slots:
     /// fraction of the records' size.
     void functionalEqualsDetailedOnRealTraces() {
         for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
-            TraceReader reader(std::string(CONCORDE_SOURCE_DIR "/data/samples/") + sample +
-                               ".ctrace");
-            std::vector<TraceRecord> records;
-            reader.readRegion(0, records);
-            const std::size_t warmup = reader.info().regions[0].warmup;
+            const auto [records, warmup, stored] = testing::sampleRegion(sample, 0);
             const std::span<const TraceRecord> all(records);
             const auto warm = warmStateOf(all.first(warmup));
             QVERIFY(warm->lines.size() < warmup);
