@@ -2,13 +2,16 @@
 """How far the analytical min-of-bounds CPI is from the reference simulator, region by region.
 
     tools/validation/min_of_bounds_error.py [--concorde BIN] [--baseline BIN2] [--preset P ...]
-                                            [--set KEY=VALUE ...] TRACE.ctrace ...
+                                            [--set KEY=VALUE ...] [--bounds-arg=ARG ...]
+                                            TRACE.ctrace ...
 
 For every region of every trace and every preset (with the --set parameters on top):
 `concorde simulate --json` and `concorde bounds --json` at that configuration, then the mean |min-of-bounds CPI / simulated CPI - 1|. With --baseline,
 the bounds of a second binary (e.g. a build from before a model change) beside them, the number
 of regions that got more than 1 point worse, and the regions whose bound moved by more than 5 %
-of the simulated CPI. Two processes at a time.
+of the simulated CPI. --bounds-arg passes an option to the first binary's `bounds` only, so that
+--baseline with the same binary compares an analysis option (e.g.
+--bounds-arg=--load-queue-model=through-commit). Two processes at a time.
 """
 import argparse
 import json
@@ -33,6 +36,8 @@ def main():
     parser.add_argument("--preset", action="append", help="preset (repeatable; default n1-like)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a parameter on top of the preset (repeatable)")
+    parser.add_argument("--bounds-arg", action="append", default=[], metavar="ARG",
+                        help="an option for the first binary's bounds only (repeatable)")
     parser.add_argument("traces", nargs="+")
     args = parser.parse_args()
     presets = args.preset or ["n1-like"]
@@ -42,7 +47,7 @@ def main():
         for assignment in args.set:
             common += ["--set", assignment]
         sim = run(args.concorde, ["simulate"] + common)["regions"]
-        new = run(args.concorde, ["bounds"] + common)["regions"]
+        new = run(args.concorde, ["bounds"] + args.bounds_arg + common)["regions"]
         old = run(args.baseline, ["bounds"] + common)["regions"] if args.baseline else new
         name = os.path.basename(trace).removesuffix(".ctrace")
         return [(name, s["region"], s["cpi"], 1 / o["min_of_bounds_ipc"], 1 / n["min_of_bounds_ipc"])
