@@ -46,11 +46,8 @@ void BuildDbCommand::declare(CLI::App& app) {
         ->type_name("W")
         ->check(wholeNumber(16, 1u << 20))
         ->capture_default_str();
-    addLoadQueueModelOption(app, options_.analysis)
-        ->description("for a new database, the LQ bound: 'loads-only' (loads without "
-                      "dependencies; what the shipped model was trained on) or 'through-commit' "
-                      "(each load holds its entry until it commits; docs/design.md section 7). "
-                      "A database that exists keeps the analysis it was built with");
+    addLoadQueueModelOption(app, options_.analysis,
+                            "A database that exists keeps the analysis it was built with");
     addShardOption(app, options_.shard,
                    "only regions whose global index % N == I (Slurm job arrays); combine the "
                    "shards' databases with `concorde merge-db`");

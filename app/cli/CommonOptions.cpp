@@ -92,7 +92,8 @@ CLI::Option* addShardOption(CLI::App& app, Shard& shard, const std::string& help
         ->type_name("I/N");
 }
 
-CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis) {
+CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis,
+                                     const std::string& note) {
     return app
         .add_option_function<std::string>(
             "--load-queue-model",
@@ -101,7 +102,8 @@ CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis) 
             },
             "the LQ bound: 'loads-only' (loads without dependencies; what the shipped model "
             "was trained on) or 'through-commit' (each load holds its entry until it commits, "
-            "behind every older instruction; docs/design.md section 7)")
+            "behind every older instruction; docs/design.md section 7)" +
+                (note.empty() ? std::string() : ". " + note))
         ->type_name("M")
         ->check(oneOf({"loads-only", "through-commit"}))
         ->default_str("loads-only");

@@ -39,7 +39,9 @@ CLI::Option* addSeedOption(CLI::App& app, std::uint64_t& seed, const std::string
 /// what. The text is parsed into `shard` as it is read, so a malformed one is a usage error.
 CLI::Option* addShardOption(CLI::App& app, Shard& shard, const std::string& help);
 /// `--load-queue-model loads-only|through-commit`: which LQ bound a command computes
-/// (AnalysisRevision::loadQueueThroughCommit), set in `analysis` as it is read.
-CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis);
+/// (AnalysisRevision::loadQueueThroughCommit), set in `analysis` as it is read; `note` ends
+/// the help (e.g. what an existing database does).
+CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis,
+                                     const std::string& note = "");
 
 } // namespace concorde::cli
