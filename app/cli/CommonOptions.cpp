@@ -100,13 +100,14 @@ CLI::Option* addLoadQueueModelOption(CLI::App& app, AnalysisRevision& analysis,
             [&analysis](const std::string& text) {
                 analysis.loadQueueThroughCommit = text == "through-commit";
             },
-            "the LQ bound: 'loads-only' (loads without dependencies; what the shipped model "
-            "was trained on) or 'through-commit' (each load holds its entry until it commits, "
-            "behind every older instruction; docs/design.md section 7)" +
+            "the LQ bound: 'through-commit' (each load holds its entry until it commits, "
+            "behind every older instruction; docs/design.md section 7; what the shipped model "
+            "was trained on) or 'loads-only' (loads without dependencies, for models trained "
+            "before 2026-11-30)" +
                 (note.empty() ? std::string() : ". " + note))
         ->type_name("M")
         ->check(oneOf({"loads-only", "through-commit"}))
-        ->default_str("loads-only");
+        ->default_str("through-commit");
 }
 
 } // namespace concorde::cli

@@ -20,10 +20,10 @@ struct AnalysisRevision {
     /// The LQ bound holds each load's entry to its commit, through the ROB system with an
     /// unlimited ROB (RobModel::runLoadQueue; meta.load_queue_model = "through_commit"). False:
     /// loads alone, without dependencies, every other instruction free (QueueModel::Kind::Load),
-    /// which lets a 16-entry LQ look unlimited where loads wait behind slow older work. Off in
-    /// current() until the shipped model is trained on it: a model reads the features of the
-    /// analysis it was trained on.
-    bool loadQueueThroughCommit = false;
+    /// which lets a 16-entry LQ look unlimited where loads wait behind slow older work (what
+    /// databases and models before 2026-11-30 hold; a model reads the features of the analysis
+    /// it was trained on, CpiModel::checkAnalysis).
+    bool loadQueueThroughCommit = true;
 
     /// The revision this build computes for new databases.
     static AnalysisRevision current() { return {}; }

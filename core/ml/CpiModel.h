@@ -51,7 +51,7 @@ struct CpiModel {
     bool bottleneckFloor = false;
     /// The LQ bound of the features it trained on (AnalysisRevision::loadQueueThroughCommit;
     /// false in models before 2026-11-30). A model reads only features of that kind.
-    bool loadQueueThroughCommit = false;
+    bool loadQueueThroughCommit = AnalysisRevision::current().loadQueueThroughCommit;
     BandCalibration band;
     /// Where the training programs lie, for the per-region out-of-distribution score (empty
     /// in models before issue 17).

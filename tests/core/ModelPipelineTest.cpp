@@ -1196,10 +1196,11 @@ private slots:
     // datasets record it, pooling both kinds is refused, training stores it in the model, the
     // database keeps it, and predicting from a database of the other kind is a clear error.
     void loadQueueModelFromFeaturesToTheModel() {
-        AnalysisRevision throughCommit = AnalysisRevision::current();
-        throughCommit.loadQueueThroughCommit = true;
-        DatasetFile loadsOnly = tinyDataset("lq-loads-only.dataset", 40, 21);
-        DatasetFile committed = tinyDataset("lq-through-commit.dataset", 40, 21, {}, throughCommit);
+        QVERIFY(AnalysisRevision::current().loadQueueThroughCommit);
+        AnalysisRevision loadsOnlyAnalysis = AnalysisRevision::current();
+        loadsOnlyAnalysis.loadQueueThroughCommit = false;
+        DatasetFile loadsOnly = tinyDataset("lq-loads-only.dataset", 40, 21, {}, loadsOnlyAnalysis);
+        DatasetFile committed = tinyDataset("lq-through-commit.dataset", 40, 21);
         QVERIFY(!loadsOnly.settings().loadQueueThroughCommit());
         QVERIFY(committed.settings().loadQueueThroughCommit());
         // The same draws and labels; only features differ, and only some of them.
@@ -1239,15 +1240,17 @@ private slots:
             errorOf([&] { FeatureDatabase::openReadOnly(path).readModel("cpi"); });
         QVERIFY2(unknown.contains("unknown load_queue_model 'stores_too'"), qPrintable(unknown));
 
-        // The pipeline database has the loads-only bound: this model cannot predict from it.
+        // The pipeline database has the bound through commit (the default): a model trained on
+        // loads-only features cannot predict from it.
         FeatureDatabase db = FeatureDatabase::openReadOnly(database());
-        QVERIFY(!db.buildSettings().analysis.loadQueueThroughCommit);
+        QVERIFY(db.buildSettings().analysis.loadQueueThroughCommit);
+        model.loadQueueThroughCommit = false;
         const QString refused = errorOf([&] { DatabasePredictor(db, model); });
         QVERIFY2(refused.contains("load queue through commit") &&
-                     refused.contains("--load-queue-model through-commit"),
+                     refused.contains("--load-queue-model loads-only"),
                  qPrintable(refused));
         QVERIFY(errorOf([&] { LabelEvaluator::evaluate(db, model); }).contains("loads-only"));
-        model.loadQueueThroughCommit = false;
+        model.loadQueueThroughCommit = true;
         std::mt19937_64 rng(3);
         QVERIFY(DatabasePredictor(db, model).regionCpi(
                     0, randomOnGrid(db.buildSettings().grid, rng)) > 0);

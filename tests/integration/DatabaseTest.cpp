@@ -316,13 +316,37 @@ private slots:
         QCOMPARE(a.size(), b.size());
         for (const auto& [name, blob] : a)
             QVERIFY2((blob == b.at(name)) == (name != "lq"), qPrintable(name));
-        // Resumed without the option: the database keeps the analysis it was built with.
+        // Resumed without the option (whose default is through commit): a loads-only database
+        // keeps the analysis it was built with, and its new regions have the same series.
         const Run resumed =
-            concorde({"build-db", "--out", committed, "--grid", mediumGrid_, trace});
+            concorde({"build-db", "--out", loadsOnly, "--grid", mediumGrid_, trace});
         QVERIFY2(resumed.exitCode == 0, qPrintable(resumed.err));
+        QCOMPARE(scalar(loadsOnly, "SELECT count(*) FROM meta WHERE key = 'load_queue_model'"),
+                 qint64(0));
+        QCOMPARE(scalar(loadsOnly, "SELECT count(*) FROM regions WHERE complete = 1"), qint64(4));
+        const Run resumedOther = concorde({"build-db", "--out", committed, "--grid", mediumGrid_,
+                                           "--load-queue-model", "loads-only", trace});
+        QVERIFY2(resumedOther.exitCode == 0, qPrintable(resumedOther.err));
         QCOMPARE(scalar(committed, "SELECT count(*) FROM meta WHERE key = 'load_queue_model'"),
                  qint64(1));
-        QCOMPARE(scalar(committed, "SELECT count(*) FROM regions WHERE complete = 1"), qint64(4));
+        // Every region resumed in either file has the kind of its file: the lq series differ in
+        // all four, and nothing else does.
+        const auto everyRegion = [](const QString& db, bool lq) {
+            QStringList blobs;
+            sql(db,
+                QString("SELECT hex(s.data) FROM series s JOIN regions r ON r.id = s.region_id "
+                        "WHERE r.complete = 1 AND (s.name = 'lq') = %1 ORDER BY r.region_index, "
+                        "s.name")
+                    .arg(lq ? 1 : 0),
+                true, [&](const QStringList& row) { blobs << row[0]; });
+            return blobs;
+        };
+        const QStringList lqA = everyRegion(loadsOnly, true), lqB = everyRegion(committed, true);
+        QCOMPARE(lqA.size(), lqB.size());
+        QVERIFY(lqA.size() >= 4);
+        for (int i = 0; i < lqA.size(); ++i)
+            QVERIFY2(lqA[i] != lqB[i], qPrintable(QString::number(i)));
+        QCOMPARE(everyRegion(loadsOnly, false), everyRegion(committed, false));
         const Run bad = concorde(
             {"build-db", "--out", path("lq-bad.sqlite"), "--load-queue-model", "sideways", trace});
         QCOMPARE(bad.exitCode, 2);
