@@ -59,15 +59,26 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
     result.windowSize = windowSize;
     result.memoryConfigurations = memories.size();
 
+    // Memory configurations that differ only in the L1i go to one thread, one after the other:
+    // where the L1i changes no data access (RobModel::sameSystemAs), the ROB and LQ series, the
+    // costliest of the grid, are the previous configuration's.
+    std::map<std::uint64_t, std::vector<std::size_t>> byDataSide;
+    for (std::size_t m = 0; m < memories.size(); ++m) {
+        MemoryConfig dataSide = memories[m];
+        dataSide.l1iKb = 0;
+        byDataSide[dataSide.packedKey()].push_back(m);
+    }
+    std::vector<std::vector<std::size_t>> groups;
+    for (auto& [key, members] : byDataSide)
+        groups.push_back(std::move(members));
+
     std::mutex mutex;
-    std::atomic<std::size_t> done{0};
+    std::atomic<std::size_t> done{0}, reused{0};
     const auto& g = grid;
-    tbb::parallel_for(std::size_t(0), memories.size(), [&](std::size_t m) {
-        if (job.cancelled())
-            return;
-        const MemoryConfig& memory = memories[m];
-        const AnnotatedRegion region = analyzer.analyze(records, warmup, memory, warm);
-        BoundsCalculator::Prepared prepared = calculator.prepare(region);
+    // The ROB series, its latency components and fixed-size throughputs, and (through commit)
+    // the LQ series: runs of the ROB system, which sees only the data side of the memory.
+    const auto robAndLoadQueueSeries = [&](BoundsCalculator::Prepared& prepared,
+                                           const MemoryConfig& memory) {
         std::vector<GridSeries> local;
         std::map<std::uint32_t, double> overallIpc; // ROB size → whole-region throughput
         for (double rob : g[index(ParamId::Rob)]) {
@@ -92,14 +103,24 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                              {},
                              WindowSeries{static_cast<float>(ipc)}});
         }
-        for (double lq : g[index(ParamId::LoadQueue)]) {
-            const auto size = static_cast<std::uint32_t>(lq);
-            local.push_back(memorySeries(
-                "lq", memory, ParamId::LoadQueue, lq,
-                revision.loadQueueThroughCommit
-                    ? prepared.rob.runLoadQueue(size, windowSize).ipc
-                    : QueueModel::run(prepared.index, QueueModel::Kind::Load, size, windowSize)));
-        }
+        if (revision.loadQueueThroughCommit)
+            for (double lq : g[index(ParamId::LoadQueue)])
+                local.push_back(memorySeries(
+                    "lq", memory, ParamId::LoadQueue, lq,
+                    prepared.rob.runLoadQueue(static_cast<std::uint32_t>(lq), windowSize).ipc));
+        return local;
+    };
+    // Every other series of a memory configuration; with `first`, also the memory-independent
+    // ones.
+    const auto otherSeries = [&](const AnnotatedRegion& region,
+                                 BoundsCalculator::Prepared& prepared, const MemoryConfig& memory,
+                                 bool first, std::vector<GridSeries>& local) {
+        if (!revision.loadQueueThroughCommit)
+            for (double lq : g[index(ParamId::LoadQueue)])
+                local.push_back(
+                    memorySeries("lq", memory, ParamId::LoadQueue, lq,
+                                 QueueModel::run(prepared.index, QueueModel::Kind::Load,
+                                                 static_cast<std::uint32_t>(lq), windowSize)));
         // Stores drain through the L1d after commit: the SQ sees the memory.
         if (revision.timedStores)
             for (double sq : g[index(ParamId::StoreQueue)])
@@ -119,7 +140,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                                  prepared.index, static_cast<std::uint32_t>(buffers), windowSize)));
 
         // The memory-independent models, computed with the first memory configuration.
-        if (m == 0) {
+        if (first) {
             result.instructions = region.size();
             const IssueModel::Counts& counts = prepared.counts;
             const auto plain = [&](std::string name, ParamId param, double value,
@@ -189,13 +210,41 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                          perKilo(region.mispredictions(BranchPredictorKind::Simple, pct))});
             }
         }
-        {
-            std::lock_guard lock(mutex);
-            for (auto& s : local)
-                result.series.push_back(std::move(s));
+    };
+    tbb::parallel_for(std::size_t(0), groups.size(), [&](std::size_t group) {
+        std::unique_ptr<const AnnotatedRegion> previousRegion;
+        std::unique_ptr<BoundsCalculator::Prepared> previous;
+        std::vector<GridSeries> previousRobAndLoadQueue;
+        for (const std::size_t m : groups[group]) {
+            if (job.cancelled())
+                return;
+            const MemoryConfig& memory = memories[m];
+            auto region = std::make_unique<const AnnotatedRegion>(
+                analyzer.analyze(records, warmup, memory, warm));
+            auto prepared = std::make_unique<BoundsCalculator::Prepared>(*region, windowSize);
+            std::vector<GridSeries> robAndLoadQueue;
+            if (previous && prepared->rob.sameSystemAs(previous->rob)) {
+                robAndLoadQueue = previousRobAndLoadQueue;
+                for (GridSeries& series : robAndLoadQueue)
+                    series.memory = memory;
+                ++reused;
+            } else {
+                robAndLoadQueue = robAndLoadQueueSeries(*prepared, memory);
+            }
+            std::vector<GridSeries> local = robAndLoadQueue;
+            otherSeries(*region, *prepared, memory, m == 0, local);
+            {
+                std::lock_guard lock(mutex);
+                for (auto& s : local)
+                    result.series.push_back(std::move(s));
+            }
+            previousRobAndLoadQueue = std::move(robAndLoadQueue);
+            previous = std::move(prepared);
+            previousRegion = std::move(region);
+            job.report(++done, memories.size());
         }
-        job.report(++done, memories.size());
     });
+    result.reusedMemoryConfigurations = reused;
     job.throwIfCancelled("the grid bounds computation");
     // Deterministic order regardless of thread scheduling.
     std::sort(result.series.begin(), result.series.end(),

@@ -37,7 +37,8 @@ struct GridSeries {
 /// own parameters: memory-dependent models (ROB, LQ, SQ, I-cache fills, fetch buffers, the ROB
 /// latency components and fixed-size ROB throughputs) per memory configuration, the others
 /// (issue widths, pipes, fetch width, mispredictions, branch and fence counts) once.
-/// Memory configurations are processed in parallel with TBB.
+/// Memory configurations are processed in parallel with TBB; those that differ only in the L1i
+/// share their ROB and LQ series where the L1i changed no data access.
 class GridBounds {
 public:
     struct Result {
@@ -45,6 +46,9 @@ public:
         std::uint64_t instructions = 0;
         std::uint32_t windowSize = 0;
         std::size_t memoryConfigurations = 0;
+        /// Memory configurations whose ROB and LQ series are copies of another's, whose data
+        /// side of the analysis was the same (RobModel::sameSystemAs).
+        std::size_t reusedMemoryConfigurations = 0;
     };
 
     /// `job` gets the memory configurations finished out of all of them (reports may come from

@@ -70,6 +70,27 @@ struct TableGate {
 
 } // namespace
 
+bool RobModel::sameSystemAs(const RobModel& other) const {
+    const AnnotatedRegion& a = region_;
+    const AnnotatedRegion& b = other.region_;
+    if (compact_ != other.compact_ || a.spec.latencies != b.spec.latencies ||
+        a.lineCount != b.lineCount || a.episodeCount != b.episodeCount ||
+        a.loadMshrs != b.loadMshrs || a.prefetches.size() != b.prefetches.size())
+        return false;
+    for (std::size_t k = 0; k < a.prefetches.size(); ++k) {
+        const AnnotatedRegion::Prefetch &p = a.prefetches[k], &q = b.prefetches[k];
+        if (p.trigger != q.trigger || p.lineId != q.lineId || p.episodeId != q.episodeId ||
+            p.level != q.level)
+            return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const ProducerList &p = a[i].producers, &q = b[i].producers;
+        if (p.earlyMask != q.earlyMask || !std::equal(p.begin(), p.end(), q.begin(), q.end()))
+            return false;
+    }
+    return true;
+}
+
 RobModel::Result RobModel::run(std::uint32_t robSize, std::uint32_t windowSize) {
     return simulate(RobGate{std::max<std::uint32_t>(robSize, 1), region_.size()}, windowSize);
 }

@@ -43,6 +43,12 @@ public:
     /// without loads it is the region's dataflow limit.
     Result runLoadQueue(std::uint32_t loadQueueSize, std::uint32_t windowSize);
 
+    /// True when `other` is the same system: the same instructions, dependencies, memory
+    /// responses, prefetches and MSHRs, so that every run() and runLoadQueue() of the two
+    /// gives the same result. Two memory configurations compare equal when they differ only in
+    /// what this model never sees, e.g. L1i sizes that change no data access (GridBounds).
+    bool sameSystemAs(const RobModel& other) const;
+
     /// One-off convenience: prepare and run.
     static Result run(const AnnotatedRegion& region, std::uint32_t robSize,
                       std::uint32_t windowSize) {
@@ -64,6 +70,7 @@ private:
         std::uint8_t episodeLevel;
         std::uint8_t producers;
         std::uint8_t triggersPrefetch;
+        bool operator==(const Compact&) const = default;
     };
 
     const AnnotatedRegion& region_;

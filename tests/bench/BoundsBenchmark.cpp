@@ -79,11 +79,12 @@ void defaultGridOneRegionWith(benchmark::State& state) {
     const BoundsGrid grid = defaultBoundsGrid();
     AnalysisRevision analysis = AnalysisRevision::current();
     analysis.loadQueueThroughCommit = state.range(0) != 0;
-    std::size_t series = 0;
+    GridBounds::Result result;
     for (auto _ : state)
-        series = GridBounds::build(d.records, d.warmup, grid, kDefaultWindowSize, {}, {}, analysis)
-                     .series.size();
-    state.counters["series"] = static_cast<double>(series);
+        result = GridBounds::build(d.records, d.warmup, grid, kDefaultWindowSize, {}, {}, analysis);
+    state.counters["series"] = static_cast<double>(result.series.size());
+    // Memory configurations whose ROB and LQ runs were another's (only the L1i differed).
+    state.counters["shared"] = static_cast<double>(result.reusedMemoryConfigurations);
 }
 
 void traceAnalysisOneMemoryConfig(benchmark::State& state) {
@@ -111,10 +112,11 @@ void prepareRegion(benchmark::State& state) {
 void defaultGridOneRegion(benchmark::State& state) {
     const Loaded& d = loaded();
     const BoundsGrid grid = defaultBoundsGrid();
-    std::size_t series = 0;
+    GridBounds::Result result;
     for (auto _ : state)
-        series = GridBounds::build(d.records, d.warmup, grid).series.size();
-    state.counters["series"] = static_cast<double>(series);
+        result = GridBounds::build(d.records, d.warmup, grid);
+    state.counters["series"] = static_cast<double>(result.series.size());
+    state.counters["shared"] = static_cast<double>(result.reusedMemoryConfigurations);
 }
 
 BENCHMARK(allBoundsOneConfig)->Unit(benchmark::kMillisecond);

@@ -353,6 +353,72 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ConcordeError, GridBounds::build(k.records, k.warmup, grid, 100));
     }
 
+    // Memory configurations that differ only in the L1i share their ROB and LQ series when the
+    // data side of the analysis is the same, and only then: on real programs every series of
+    // the grid equals a run of the ROB system on that configuration's own analysis.
+    void gridSharesRobSeriesOnlyWhereTheDataSideIsTheSame() {
+        BoundsGrid grid = defaultBoundsGrid();
+        grid[index(ParamId::L1dKb)] = {32};
+        grid[index(ParamId::L2Kb)] = {512};
+        grid[index(ParamId::PrefetchDegree)] = {1};
+        grid[index(ParamId::L1iKb)] = {32, 64, 128};
+        grid[index(ParamId::Rob)] = {32, 256};
+        grid[index(ParamId::LoadQueue)] = {16, 64};
+        std::size_t reused = 0, same = 0;
+        for (const char* sample : {"gzip-decompress", "xz-compress", "perl-regex"}) {
+            const auto [records, warmup, warm] = testing::sampleRegion(sample, 0);
+            const auto result =
+                GridBounds::build(records, warmup, grid, kDefaultWindowSize, {}, warm);
+            QCOMPARE(result.memoryConfigurations, std::size_t(3));
+            reused += result.reusedMemoryConfigurations;
+            std::vector<AnnotatedRegion> regions;
+            for (int l1i : {32, 64, 128})
+                regions.push_back(
+                    RegionAnalyzer().analyze(records, warmup, MemoryConfig{32, l1i, 512, 1}, warm));
+            std::vector<std::unique_ptr<RobModel>> models;
+            for (const auto& region : regions)
+                models.push_back(std::make_unique<RobModel>(region));
+            for (std::size_t k = 1; k < models.size(); ++k)
+                same += models[k]->sameSystemAs(*models[k - 1]);
+            for (std::size_t k = 0; k < models.size(); ++k) {
+                const auto find = [&](const std::string& name, ParamId id, double value) {
+                    for (const auto& s : result.series)
+                        if (s.name == name && s.memory == regions[k].memoryConfig &&
+                            s.settings == std::vector{std::pair{id, value}})
+                            return s.values;
+                    throw std::runtime_error("series not found: " + name);
+                };
+                for (std::uint32_t rob : {32, 256})
+                    QCOMPARE(find("rob", ParamId::Rob, rob),
+                             models[k]->run(rob, kDefaultWindowSize).ipc);
+                for (std::uint32_t lq : {16, 64})
+                    QCOMPARE(find("lq", ParamId::LoadQueue, lq),
+                             models[k]->runLoadQueue(lq, kDefaultWindowSize).ipc);
+            }
+        }
+        qInfo("%zu of 6 L1i steps left the data side as it was", same);
+        QCOMPARE(reused, same);
+        QVERIFY2(reused > 0, "no L1i step was shared on three real programs");
+
+        // A different L1d changes data accesses; one load answered from another level is
+        // another system.
+        const auto [records, warmup, warm] = testing::sampleRegion("xz-compress", 0);
+        const AnnotatedRegion small =
+            RegionAnalyzer().analyze(records, warmup, MemoryConfig{32, 32, 512, 1}, warm);
+        const AnnotatedRegion large =
+            RegionAnalyzer().analyze(records, warmup, MemoryConfig{128, 32, 512, 1}, warm);
+        QVERIFY(!RobModel(small).sameSystemAs(RobModel(large)));
+        AnnotatedRegion changed = small;
+        const auto firstLoad =
+            std::find_if(changed.instructions.begin(), changed.instructions.end(),
+                         [](const auto& inst) { return inst.isLoad(); });
+        QVERIFY(firstLoad != changed.instructions.end());
+        QVERIFY(RobModel(changed).sameSystemAs(RobModel(small)));
+        firstLoad->episodeLevel =
+            firstLoad->episodeLevel == MemLevel::Dram ? MemLevel::L2 : MemLevel::Dram;
+        QVERIFY(!RobModel(changed).sameSystemAs(RobModel(small)));
+    }
+
     // On a kernel made to be bound by one resource, that resource binds in the analytical
     // models and the min of bounds is within 5 % of the simulated IPC. Both sides use the same
     // branch-target structures: the default ones, or a perfect BTB where 131072 jumps would
