@@ -7,11 +7,12 @@ simulator moves by 5 % or more the model gets within 30 %.
 
   tools/validation/sweep_sensitivities.py --db OOD.sqlite --traces DIR \
       [--model-from data/default.sqlite] [--concorde build/release/bin/concorde] [--preset n1-like]
-      [--sim-cache FILE.json] PROGRAM...
+      [--sim-cache FILE.json] [--step KEY=LOW:HIGH ...] PROGRAM...
 
 DIR holds PROGRAM.ctrace for every program (the traces the database was built from). With
 --sim-cache, simulated CPIs are read from and added to FILE.json (keyed by the concorde binary's
 and the trace's content, preset and setting), so comparing two models simulates once.
+--step (repeatable) replaces issue 17's five steps, e.g. --step sq=16:64 --step pf_degree=0:2.
 """
 import argparse, hashlib, json, os, re, subprocess, sys
 
@@ -34,8 +35,17 @@ def main():
     parser.add_argument("--concorde", default="build/release/bin/concorde")
     parser.add_argument("--preset", default="n1-like")
     parser.add_argument("--sim-cache")
+    parser.add_argument("--step", action="append", default=[], metavar="KEY=LOW:HIGH")
     parser.add_argument("programs", nargs="+")
     args = parser.parse_args()
+    steps = STEPS
+    if args.step:
+        steps = []
+        for text in args.step:
+            m = re.fullmatch(r"([a-z0-9_]+)=([0-9.]+):([0-9.]+)", text)
+            if not m:
+                sys.exit(f"sweep_sensitivities: --step {text}: expected KEY=LOW:HIGH, e.g. sq=16:64")
+            steps.append((m.group(1), m.group(2), m.group(3)))
     cache = {}
     if args.sim_cache and os.path.exists(args.sim_cache):
         with open(args.sim_cache) as f:
@@ -73,7 +83,7 @@ def main():
 
     rows = []
     for program in args.programs:
-        for key, low, high in STEPS:
+        for key, low, high in steps:
             sim = simulated(program, key, high) / simulated(program, key, low) - 1
             model = predicted(program, key, high) / predicted(program, key, low) - 1
             rows.append((sim, model))
