@@ -50,6 +50,7 @@ struct AnnotatedRegion {
         std::uint32_t lineId = 0;
         std::uint32_t episodeId = 0;
         MemLevel level = MemLevel::Dram;
+        bool operator==(const Prefetch&) const = default;
     };
 
     std::vector<AnnotatedInstruction> instructions;

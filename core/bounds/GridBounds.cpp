@@ -214,7 +214,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
     tbb::parallel_for(std::size_t(0), groups.size(), [&](std::size_t group) {
         std::unique_ptr<const AnnotatedRegion> previousRegion;
         std::unique_ptr<BoundsCalculator::Prepared> previous;
-        std::vector<GridSeries> previousRobAndLoadQueue;
+        std::vector<GridSeries> robAndLoadQueue; // the latest configuration's
         for (const std::size_t m : groups[group]) {
             if (job.cancelled())
                 return;
@@ -222,9 +222,7 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
             auto region = std::make_unique<const AnnotatedRegion>(
                 analyzer.analyze(records, warmup, memory, warm));
             auto prepared = std::make_unique<BoundsCalculator::Prepared>(*region, windowSize);
-            std::vector<GridSeries> robAndLoadQueue;
             if (previous && prepared->rob.sameSystemAs(previous->rob)) {
-                robAndLoadQueue = previousRobAndLoadQueue;
                 for (GridSeries& series : robAndLoadQueue)
                     series.memory = memory;
                 ++reused;
@@ -238,7 +236,6 @@ GridBounds::Result GridBounds::build(std::span<const TraceRecord> records, std::
                 for (auto& s : local)
                     result.series.push_back(std::move(s));
             }
-            previousRobAndLoadQueue = std::move(robAndLoadQueue);
             previous = std::move(prepared);
             previousRegion = std::move(region);
             job.report(++done, memories.size());

@@ -75,14 +75,8 @@ bool RobModel::sameSystemAs(const RobModel& other) const {
     const AnnotatedRegion& b = other.region_;
     if (compact_ != other.compact_ || a.spec.latencies != b.spec.latencies ||
         a.lineCount != b.lineCount || a.episodeCount != b.episodeCount ||
-        a.loadMshrs != b.loadMshrs || a.prefetches.size() != b.prefetches.size())
+        a.loadMshrs != b.loadMshrs || a.prefetches != b.prefetches)
         return false;
-    for (std::size_t k = 0; k < a.prefetches.size(); ++k) {
-        const AnnotatedRegion::Prefetch &p = a.prefetches[k], &q = b.prefetches[k];
-        if (p.trigger != q.trigger || p.lineId != q.lineId || p.episodeId != q.episodeId ||
-            p.level != q.level)
-            return false;
-    }
     for (std::size_t i = 0; i < a.size(); ++i) {
         const ProducerList &p = a[i].producers, &q = b[i].producers;
         if (p.earlyMask != q.earlyMask || !std::equal(p.begin(), p.end(), q.begin(), q.end()))
